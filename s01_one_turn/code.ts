@@ -1,0 +1,143 @@
+// s01_one_turn —— mini Pi 第 1 版：一问一答，错误不外抛，输出不直连 console。
+// 运行：npx tsx s01_one_turn/code.ts
+
+import { pathToFileURL } from "node:url";
+
+// ── 消息 ──────────────────────────────────────────────────
+/**
+ * 一条助手消息为什么结束。每条助手消息都带着它，出错也一样。
+ * @since s01
+ */
+export type StopReason = "stop" | "error";
+
+/**
+ * 用户说的一句话。
+ * @since s01
+ */
+export type UserMessage = { role: "user"; content: string };
+
+/**
+ * 模型回的一句话，连同它结束的原因。
+ * @since s01
+ */
+export type AssistantMessage = { role: "assistant"; content: string; stopReason: StopReason };
+
+/**
+ * 存进对话历史的消息。以后只会多出新成员，不会少。
+ * @since s01
+ */
+export type AgentMessage = UserMessage | AssistantMessage;
+
+// ── core 状态 ────────────────────────────────────────────
+/**
+ * agent 跨轮保存的东西。现在只有对话历史。
+ * @since s01
+ */
+export type AgentState = { messages: AgentMessage[] };
+
+// ── 发给模型的输入 ────────────────────────────────────────
+/**
+ * provider 眼里的一条消息：只留模型需要的字段。
+ * @since s01
+ */
+export type ProviderMessage = { role: "user" | "assistant"; content: string };
+
+/**
+ * 一次请求发给 provider 的全部内容。
+ * @since s01
+ */
+export type ProviderInput = { messages: ProviderMessage[] };
+
+/**
+ * 模型的接入口。一次给全部输入，一次拿回全部文字。
+ * @since s01
+ */
+export interface Provider {
+  complete(input: ProviderInput): Promise<string>;
+}
+
+// ── 输出 ──────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
+
+// ── 组装 ──────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = { state: AgentState; provider: Provider; output: Output };
+
+// ── 一轮对话 ──────────────────────────────────────────────
+/**
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * 跑一轮：存下用户消息，问 provider，存下回答，再把回答写到输出。
+ * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * @since s01
+ */
+export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
+  const { state, provider, output } = agent;
+  state.messages.push({ role: "user", content: userInput });
+
+  let assistant: AssistantMessage;
+  try {
+    const input: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
+    assistant = { role: "assistant", content: await provider.complete(input), stopReason: "stop" };
+  } catch (error) {
+    assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+  }
+
+  state.messages.push(assistant);
+  output.log(`assistant: ${assistant.content}`);
+  return assistant;
+}
+
+// ── 假 provider（离线、确定） ─────────────────────────────
+/**
+ * 按最后一条用户消息照剧本回答的假模型：同样的输入永远得到同样的回答，不联网。
+ * 用户消息里带「崩」字时它会抛错，用来演示错误怎么变成消息。
+ * @since s01
+ */
+export function createFakeProvider(): Provider {
+  return {
+    async complete(input: ProviderInput): Promise<string> {
+      const last = input.messages.at(-1)?.content ?? "";
+      if (last.includes("崩")) throw new Error("provider unavailable (503)");
+      const asked = input.messages.filter((m) => m.role === "user").length;
+      return `收到第 ${asked} 个问题：「${last}」。`;
+    },
+  };
+}
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
+
+/**
+ * 演示：两轮正常对话，再来一轮 provider 出错。
+ * @since s01
+ */
+export async function main(): Promise<void> {
+  const agent: Agent = { state: { messages: [] }, provider: createFakeProvider(), output: consoleOutput };
+  for (const question of ["你好", "帮我看看这个项目", "这次让它崩一下"]) {
+    console.log(`user: ${question}`);
+    await runOneTurn(agent, question);
+  }
+  console.log(`（历史里共 ${agent.state.messages.length} 条消息）`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await main();
+}
