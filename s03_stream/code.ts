@@ -1,0 +1,286 @@
+// s03_stream —— mini Pi 第 3 版：provider 从一次性返回升级为事件流，core 边收边拼出助手消息。
+// 运行：npx tsx s03_stream/code.ts
+
+import { pathToFileURL } from "node:url";
+
+// ── 消息 ──────────────────────────────────────────────────
+/**
+ * 一条助手消息为什么结束。每条助手消息都带着它，出错也一样。
+ * @since s01
+ */
+export type StopReason = "stop" | "error";
+
+/**
+ * 用户说的一句话。
+ * @since s01
+ */
+export type UserMessage = { role: "user"; content: string };
+
+/**
+ * 模型回的一句话，连同它结束的原因。
+ * @since s01
+ */
+export type AssistantMessage = { role: "assistant"; content: string; stopReason: StopReason };
+
+/**
+ * 存进对话历史的消息。以后只会多出新成员，不会少。
+ * @since s01
+ */
+export type AgentMessage = UserMessage | AssistantMessage;
+
+// ── core 状态 ────────────────────────────────────────────
+/**
+ * agent 跨轮保存的东西。现在只有对话历史。
+ * @since s01
+ */
+export type AgentState = { messages: AgentMessage[] };
+
+// ── 发给模型的输入 ────────────────────────────────────────
+/**
+ * provider 眼里的一条消息：只留模型需要的字段。
+ * @since s01
+ */
+export type ProviderMessage = { role: "user" | "assistant"; content: string };
+
+/**
+ * 一次请求发给 provider 的全部内容：对话历史，加上这次能用的工具。
+ * @since s01
+ */
+export type ProviderInput = { messages: ProviderMessage[]; tools: ToolSpec[] };
+
+// ── provider 事件流 ───────────────────────────────────────
+/**
+ * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字。
+ * @since s03
+ */
+export type ProviderEvent =
+  | { type: "message_start" }
+  | { type: "text_delta"; text: string }
+  | { type: "message_end"; stopReason: StopReason };
+
+/**
+ * 模型的接入口。给全部输入，拿回一串事件。
+ * @since s01
+ * @upgraded s03 (U1)
+ */
+export interface Provider {
+  stream(input: ProviderInput): AsyncGenerator<ProviderEvent>;
+}
+
+// ── 工具契约 ──────────────────────────────────────────────
+/**
+ * 告诉模型「有这么个工具」：名字、用途、要哪些参数。input 的键是参数名，值是参数说明，参数一律是字符串。
+ * @since s02
+ */
+export type ToolSpec = { name: string; description: string; input: Record<string, string> };
+
+/**
+ * 工具真正干活的函数。同步，收字符串参数，回一段文字。
+ * @since s02
+ */
+export type ToolHandler = (input: Record<string, string>) => string;
+
+/**
+ * 一个工具 = 给模型看的说明 + 给 core 调的函数。全课只有这一种工具形状。
+ * @since s02
+ */
+export type Tool = { spec: ToolSpec; handler: ToolHandler };
+
+/**
+ * 按名字登记工具。发给模型的工具清单只从这里取。
+ * @since s02
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  /** 同名工具登记两次是写错了，直接报错，不悄悄覆盖。 */
+  register(tool: Tool): void {
+    if (this.tools.has(tool.spec.name)) {
+      throw new Error(`tool "${tool.spec.name}" is already registered`);
+    }
+    this.tools.set(tool.spec.name, tool);
+  }
+
+  /** 按登记顺序给出所有工具的说明。 */
+  getSpecs(): ToolSpec[] {
+    return [...this.tools.values()].map((tool) => tool.spec);
+  }
+}
+
+// ── 输出 ──────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
+
+// ── 组装 ──────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = { state: AgentState; provider: Provider; output: Output; registry: ToolRegistry };
+
+// ── 组装输入 ──────────────────────────────────────────────
+/**
+ * 把 agent 的现状拼成一次请求：历史里的消息只留 role 和 content，工具清单现取自 registry。
+ * @since s02
+ */
+export function buildProviderInput(agent: Agent): ProviderInput {
+  return {
+    messages: agent.state.messages.map((m) => ({ role: m.role, content: m.content })),
+    tools: agent.registry.getSpecs(),
+  };
+}
+
+// ── 收集事件 ──────────────────────────────────────────────
+/**
+ * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
+ * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
+ * @since s03
+ */
+export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
+  const parts: string[] = [];
+  const failed = (what: string): AssistantMessage => ({
+    role: "assistant",
+    content: [...parts, parts.length > 0 ? "\n" : "", `error: ${what}`].join(""),
+    stopReason: "error",
+  });
+  try {
+    for await (const event of events) {
+      switch (event.type) {
+        case "text_delta":
+          parts.push(event.text);
+          break;
+        case "message_end":
+          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
+      }
+    }
+  } catch (error) {
+    return failed(describeError(error));
+  }
+  return failed("stream ended without message_end");
+}
+
+// ── 一轮对话 ──────────────────────────────────────────────
+/**
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * 跑一轮：存下用户消息，问 provider，边收事件边拼出回答，存下回答，再把回答写到输出。
+ * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * @since s01
+ */
+export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
+  const { state, provider, output } = agent;
+  state.messages.push({ role: "user", content: userInput });
+
+  let assistant: AssistantMessage;
+  try {
+    assistant = await collectAssistantMessage(provider.stream(buildProviderInput(agent)));
+  } catch (error) {
+    assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+  }
+
+  state.messages.push(assistant);
+  output.log(`assistant: ${assistant.content}`);
+  return assistant;
+}
+
+// ── 假 provider（离线、确定） ─────────────────────────────
+/**
+ * 按最后一条用户消息照剧本回答的假模型：同样的输入永远得到同样的事件，不联网。
+ * 用户消息里带「崩」字时一开口就抛错，带「断」字时说到一半抛错，带「漏」字时不发 message_end 就收尾。
+ * @since s01
+ */
+export function createFakeProvider(): Provider {
+  return {
+    async *stream(input: ProviderInput): AsyncGenerator<ProviderEvent> {
+      const last = input.messages.at(-1)?.content ?? "";
+      if (last.includes("崩")) throw new Error("provider unavailable (503)");
+      let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${last}」。`;
+      if (last.includes("工具")) {
+        const names = input.tools.map((t) => t.name).join(", ");
+        reply = input.tools.length > 0 ? `这次我能用的工具：${names}。` : "这次没有给我任何工具。";
+      }
+      yield { type: "message_start" };
+      for (const piece of reply.match(/.{1,6}/gu) ?? []) {
+        yield { type: "text_delta", text: piece };
+        if (last.includes("断")) throw new Error("connection reset");
+      }
+      if (last.includes("漏")) return;
+      yield { type: "message_end", stopReason: "stop" };
+    },
+  };
+}
+
+/**
+ * 演示用的内存项目：文件就是数据，不碰真实磁盘。
+ * @since s02
+ */
+export const DEMO_FILES: Record<string, string> = {
+  "README.md": "# todo-app\n一个命令行待办清单。",
+  "src/main.ts": "export function add(list: string[], item: string) { return [...list, item]; }",
+  "src/store.ts": "export const FILE = '.todo.json';",
+};
+
+/**
+ * 演示用的两个只读工具，工作在 DEMO_FILES 上。
+ * @since s02
+ */
+export function createDemoTools(): Tool[] {
+  return [
+    {
+      spec: { name: "read", description: "读一个文件的全文", input: { path: "文件路径，如 src/main.ts" } },
+      handler: ({ path }) => {
+        const text = DEMO_FILES[path];
+        if (text === undefined) throw new Error(`no such file: ${path}`);
+        return text;
+      },
+    },
+    {
+      spec: { name: "ls", description: "列出某个目录下的文件", input: { dir: "目录，根目录写 ." } },
+      handler: ({ dir }) => {
+        const prefix = dir === "." ? "" : `${dir.replace(/\/$/, "")}/`;
+        return Object.keys(DEMO_FILES).filter((f) => f.startsWith(prefix)).join("\n");
+      },
+    },
+  ];
+}
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
+
+/**
+ * 演示：一次正常的流式回答，把每个事件都打出来；再看流断在半路、流没收尾时 core 拼出了什么。
+ * @since s01
+ */
+export async function main(): Promise<void> {
+  const registry = new ToolRegistry();
+  for (const tool of createDemoTools()) registry.register(tool);
+  const agent: Agent = { state: { messages: [] }, provider: createFakeProvider(), output: consoleOutput, registry };
+
+  console.log("— provider 吐出的事件：");
+  for await (const event of agent.provider.stream({ messages: [{ role: "user", content: "你有哪些工具？" }], tools: registry.getSpecs() })) {
+    console.log(`  ${JSON.stringify(event)}`);
+  }
+
+  for (const question of ["你有哪些工具？", "说到一半断了", "结尾漏了"]) {
+    console.log(`user: ${question}`);
+    await runOneTurn(agent, question);
+  }
+  console.log(`（历史里共 ${agent.state.messages.length} 条消息）`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await main();
+}
