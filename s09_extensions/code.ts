@@ -218,7 +218,7 @@ export class ToolRegistry {
           ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
           : issue.path.length === 0
             ? "arguments must be an object"
-            : `argument "${issue.path.join(".")}" ${issue.input === undefined ? "is missing" : "must be a string"}`,
+            : `argument "${issue.path.join(".")}" ${call.input[String(issue.path[0])] === undefined ? "is missing" : "must be a string"}`,
       );
       return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
     }
