@@ -1,0 +1,165 @@
+// EVOLUTION.md §1–§3 as tests: one describe per rule, run on every lesson that exists,
+// and on small fixture pairs that must fail (tests/fixtures/constitution/<case>/sNN.ts).
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROOT, buildApiReports, lessonFiles, lessonIdOf, lessonSources, type ApiBuild } from "./api/extract";
+import {
+  checkAppendOnly,
+  checkConsole,
+  checkDictionary,
+  checkSince,
+  checkStructure,
+  checkU1Stale,
+  checkU1Tags,
+  checkU2,
+  pairsOf,
+  type Rule,
+  type Sources,
+  type Violation,
+} from "./rules";
+
+const files = lessonFiles();
+const ids = files.map(lessonIdOf);
+const pairs = pairsOf(ids).map(([a, b]) => `${a} → ${b}`);
+let build: ApiBuild;
+let sources: Sources;
+
+beforeAll(() => {
+  build = buildApiReports(files); // one program for all lessons, cached per process
+  sources = lessonSources(files);
+}, 120_000);
+
+const lines = (violations: Violation[], ...rules: Rule[]) =>
+  violations.filter((v) => rules.length === 0 || rules.includes(v.rule)).map((v) => v.line);
+
+describe("type check: every lesson compiles under tsconfig.json", () => {
+  it.each(ids)("%s has no TypeScript errors", (id) => {
+    expect(build.diagnostics[id]).toEqual([]);
+  });
+});
+
+describe("committed API reports (tests/api/sNN.json) are up to date", () => {
+  it.each(ids)("tests/api/%s.json matches the lesson", (id) => {
+    const path = join(ROOT, "tests", "api", `${id}.json`);
+    const committed: unknown = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : null;
+    expect(committed, `tests/api/${id}.json is missing or stale: run \`npm run api\``).toEqual(build.reports[id]);
+  });
+
+  it("every report belongs to a lesson", () => {
+    const reports = readdirSync(join(ROOT, "tests", "api")).filter((f) => /^s\d{2}\.json$/.test(f));
+    expect(reports.map((f) => f.slice(0, 3)).filter((id) => !ids.includes(id))).toEqual([]);
+  });
+});
+
+describe("R1/R2/R8: each lesson keeps every key of the previous one (append-only)", () => {
+  it.skipIf(pairs.length === 0).each(pairs)("%s", (pair) => {
+    const next = pair.slice(-3);
+    const violations = checkAppendOnly(build.reports).filter((v) => v.lesson === next);
+    expect(lines(violations, "R1", "R2", "R8")).toEqual([]);
+  });
+});
+
+describe("U1: breaking changes are exactly the listed upgrades", () => {
+  it("no breaking change claims or bends a listed upgrade", () => {
+    expect(lines(checkAppendOnly(build.reports), "U1")).toEqual([]);
+  });
+  it("no listed upgrade is stale (its lesson exists but the change does not happen)", () => {
+    expect(lines(checkU1Stale(build.reports))).toEqual([]);
+  });
+  it("an upgraded declaration carries @upgraded sNN (U1) from that lesson on", () => {
+    expect(lines(checkU1Tags(build.reports))).toEqual([]);
+  });
+});
+
+describe("U2: ResourceLoader, RuntimeEvent, Tool, Output have one definition and one shape", () => {
+  it("defined once per lesson, no keys added after first appearance", () => {
+    expect(lines(checkU2(build.reports, sources))).toEqual([]);
+  });
+});
+
+describe("§2 dictionary: each dictionary type has exactly its members at each lesson", () => {
+  it.each(ids)("%s", (id) => {
+    expect(lines(checkDictionary({ [id]: build.reports[id]! }))).toEqual([]);
+  });
+});
+
+describe("@since: names the first lesson with the declaration, never changes, required on exports", () => {
+  it("every declaration's @since is right", () => {
+    expect(lines(checkSince(build.reports))).toEqual([]);
+  });
+});
+
+describe("R7: console only at the IO edge (main and the const X: Output it uses)", () => {
+  it("no console anywhere else, on the syntax tree", () => {
+    expect(lines(checkConsole(sources))).toEqual([]);
+  });
+});
+
+// ── fixtures: each case must be caught with its rule id and line ──
+const FIXTURES = join(ROOT, "tests", "fixtures", "constitution");
+const EXPECTED: Record<string, string[]> = {
+  "r1-removed-field": ["s01 → s02 R1: ProviderInput.tools removed"],
+  "r1-removed-union-member": ['s04 → s05 R1: StopReason|"toolUse" removed'],
+  "r1-changed-parameter": [
+    "s01 → s02 R1: Provider.complete changed: (input: ProviderInput) => Promise<string> → (input: string) => Promise<string>",
+  ],
+  "r2-removed-method": ["s04 → s05 R2: ToolRegistry#run removed"],
+  "r8-removed-declaration": ["s01 → s02 R8: describeError removed"],
+  "u1-unlisted-upgrade": [
+    "s04 → s05 U1: ToolSpec.input changed: : Record<string, string> → : unknown (upgrade not on the U1 list)",
+  ],
+  "u1-stale": [
+    "s03 U1: listed upgrade Provider.complete did not happen ((input: ProviderInput) => Promise<string> → removed)",
+    "s03 U1: Provider lacks @upgraded s03 (U1)",
+  ],
+  "u1-missing-tag": ["s03 U1: Provider lacks @upgraded s03 (U1)"],
+  "u2-duplicate": ["s02 U2: Output is defined 2 times"],
+  "u2-reshaped": ["s01 → s02 U2: Output.flush added (Output must keep one shape)"],
+  "since-wrong": ["s02 @since: ToolSpec is tagged @since s01, but first appears in s02"],
+  "since-missing": ["s02 @since: ToolSpec has no @since tag"],
+  "r7-console": ["s02 R7: console in runOneTurn (line 6)"],
+  valid: [],
+  "valid-u1": [],
+};
+
+describe("fixtures: the checker catches each violation (tests/fixtures/constitution)", () => {
+  it("every fixture folder has an expectation", () => {
+    expect(readdirSync(FIXTURES).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(Object.entries(EXPECTED))("%s", (name, expected) => {
+    const caseFiles = readdirSync(join(FIXTURES, name))
+      .sort()
+      .map((f) => join(FIXTURES, name, f));
+    const { reports } = buildApiReports(caseFiles);
+    const violations = checkStructure(reports, lessonSources(caseFiles));
+    expect(violations.map((v) => v.line)).toEqual(expected);
+    // the rule id in the line is the one the violation carries
+    for (const v of violations) expect(v.line).toContain(` ${v.rule}: `);
+  });
+
+  it("dictionary: a missing, an unexpected and a wrong member are each reported", () => {
+    const dictionary = {
+      s02: {
+        Tool: { Tool: "export type", "Tool.spec": ": ToolSpec", "Tool.handler": ": ToolHandler" },
+        ToolSpec: { ToolSpec: "export type", "ToolSpec.name": ": string", "ToolSpec.description": ": string" },
+        ToolHandler: { ToolHandler: "export type" },
+      },
+    };
+    const report = {
+      Tool: "export type",
+      "Tool.spec": ": ToolSpec",
+      "Tool.handler": ": string",
+      "Tool.extra": ": number",
+      ToolSpec: "export type",
+      "ToolSpec.name": ": string",
+    };
+    expect(lines(checkDictionary({ s02: report }, dictionary, {}))).toEqual([
+      "s02 dictionary: Tool.handler is : string, expected : ToolHandler",
+      "s02 dictionary: Tool.extra is not in the dictionary (: number); list it in EXTRAS with a decision id",
+      "s02 dictionary: ToolSpec.description missing (expected : string)",
+      "s02 dictionary: ToolHandler missing",
+    ]);
+  });
+});
