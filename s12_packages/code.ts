@@ -403,6 +403,11 @@ export class ExtensionRuntime {
     }
   }
 
+  /** 有没有叫这个名字的命令。装包前查重用。 */
+  hasCommand(name: string): boolean {
+    return this.commands.has(name);
+  }
+
   /** 按名字跑命令。没有这个命令、命令自己抛错，都回一句 "error: …"。 */
   runCommand(name: string): string {
     const cmd = this.commands.get(name);
@@ -527,20 +532,21 @@ export function installPackage(agent: Agent, loaded: LoadedPackage): void {
     if (kind === undefined) throw new Error(`package "${loaded.name}": resource "${name}" has no known kind; nothing was installed`);
     return { kind, name, content };
   });
+  // 先把所有冲突查完，再动手：要么整包装上，要么什么都不变。
   const taken = new Set(agent.registry.getSpecs().map((spec) => spec.name));
   for (const name of Object.keys(loaded.tools)) {
     if (taken.has(name)) throw new Error(`package "${loaded.name}": tool "${name}" is already registered; nothing was installed`);
   }
+  for (const name of Object.keys(loaded.commands)) {
+    if (agent.runtime.hasCommand(name)) throw new Error(`package "${loaded.name}": command "${name}" is already registered; nothing was installed`);
+  }
 
-  const errorsBefore = agent.runtime.errors.length;
   agent.runtime.use(function packageInstaller(api) {
     for (const [name, template] of Object.entries(loaded.tools)) api.registerTool(templateTool(name, template, loaded.name));
     for (const [name, text] of Object.entries(loaded.commands)) api.registerCommand({ name, run: () => text });
   });
-  if (agent.runtime.errors.length > errorsBefore) {
-    throw new Error(`package "${loaded.name}": ${agent.runtime.errors.at(-1)}; nothing was installed`);
-  }
-  // ResourceLoader 的形状全课不变（U2），所以换一个新 loader：旧资料加包里的资料，加载时照样按信任过滤。
+  // ResourceLoader 的形状全课不变（U2），所以换一个新 loader。load("trusted") 在这里只是把旧 loader 里的资料
+  // 原样抄出来，不是放行；真正的信任过滤发生在每轮 buildProviderInput 调 load(agent.trust) 的时候。
   agent.loader = new ResourceLoader([...agent.loader.load("trusted"), ...resources]);
 }
 
@@ -741,6 +747,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
     for (const call of calls) {
       // s05 hook 包着 registry.run；工具出错变成 "error: …" 结果，循环继续（R4 ②）；core 里没有执行策略（R6）
       const result = executeToolCall(registry, hooks, call);
+      // 工具结果同样存进会话树（s07），并广播 message 事件（s09）
       keep(result);
     }
   }
@@ -1018,10 +1025,15 @@ export async function main(): Promise<void> {
   installPackage(agent, loadPackage(createDemoPackage()));
   const broken = createDemoPackage();
   broken.manifest = { ...broken.manifest, name: "broken", commands: ["changelog"] };
-  try {
-    installPackage(agent, loadPackage(broken));
-  } catch (error) {
-    console.log(`装坏包：${describeError(error)}`);
+  const clashing = createDemoPackage();
+  clashing.manifest = { ...clashing.manifest, name: "clashing", tools: ["wc"] };
+  clashing.contents.wc = "{path}";
+  for (const [label, pkg] of [["坏包", broken], ["撞名的包", clashing]] as const) {
+    try {
+      installPackage(agent, loadPackage(pkg));
+    } catch (error) {
+      console.log(`装${label}：${describeError(error)}`);
+    }
   }
   console.log(`工具：${registry.getSpecs().map((s) => s.name).join(", ")}`);
 

@@ -355,6 +355,7 @@ export const EXTRAS: Record<string, { since: string; decision: string }> = {
   "ExtensionRuntime#emit": { since: "s09", decision: "D10" },
   "ExtensionRuntime#runCommand": { since: "s09", decision: "D10" },
   "ExtensionRuntime#errors": { since: "s09", decision: "D10" },
+  "ExtensionRuntime#hasCommand": { since: "s12", decision: "D13" },
 };
 
 /**
