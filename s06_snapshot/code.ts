@@ -182,8 +182,8 @@ export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: 
   try {
     const decision = hooks.beforeToolCall?.(call) ?? { type: "allow" };
     if (decision.type === "block") return result(`error: blocked: ${decision.reason}`);
-    const output = registry.run(call);
-    return result(hooks.afterToolCall?.(call, output) ?? output);
+    const raw = registry.run(call);
+    return result(hooks.afterToolCall?.(call, raw) ?? raw);
   } catch (error) {
     return result(`error: hook failed: ${describeError(error)}`);
   }

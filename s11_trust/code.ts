@@ -36,6 +36,13 @@ export type ToolResultMessage = { role: "toolResult"; toolCallId: string; conten
 export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
 // ── core 状态 ────────────────────────────────────────────
+/**
+ * agent 跨轮保存的东西：对话历史（一棵树），和下一轮用哪个模型。
+ * @since s01
+ * @upgraded s07 (U1)
+ */
+export type AgentState = { messages: SessionTree; model: string };
+
 // ── 会话树 ────────────────────────────────────────────────
 /**
  * 树上的一个节点：一条消息，外加它的 id 和父节点 id。toolCallId、stopReason 跟着原消息走，取回时原样还原。
@@ -80,7 +87,7 @@ export class SessionTree {
     const path: AgentMessage[] = [];
     for (let id = this.leafId; id !== null; ) {
       const entry = this.entries.get(id);
-      if (entry === undefined) break;
+      if (entry === undefined) throw new Error(`corrupt tree: entry "${id}" is missing`);
       path.push(toAgentMessage(entry));
       id = entry.parentId;
     }
@@ -108,12 +115,6 @@ export function toAgentMessage(entry: SessionEntry): AgentMessage {
   }
 }
 
-/**
- * agent 跨轮保存的东西：对话历史（一棵树），和下一轮用哪个模型。
- * @since s01
- * @upgraded s07 (U1)
- */
-export type AgentState = { messages: SessionTree; model: string };
 
 // ── 发给模型的输入 ────────────────────────────────────────
 /**
@@ -256,8 +257,8 @@ export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: 
   try {
     const decision = hooks.beforeToolCall?.(call) ?? { type: "allow" };
     if (decision.type === "block") return result(`error: blocked: ${decision.reason}`);
-    const output = registry.run(call);
-    return result(hooks.afterToolCall?.(call, output) ?? output);
+    const raw = registry.run(call);
+    return result(hooks.afterToolCall?.(call, raw) ?? raw);
   } catch (error) {
     return result(`error: hook failed: ${describeError(error)}`);
   }
@@ -312,7 +313,7 @@ export function buildSystemPrompt(resources: ContextResource[]): string {
   const skills = of("skill");
   if (skills.length > 0) {
     const index = skills.map((r) => `- ${r.name}: ${r.content.trim().split("\n")[0].replace(/^#+\s*/, "")}`);
-    sections.push(["# 可用技能（用到时先读全文）", ...index].join("\n"));
+    sections.push(["# 可用技能", ...index].join("\n"));
   }
   sections.push(...of("prompt").map((r) => r.content.trim()));
   return sections.join("\n\n");
