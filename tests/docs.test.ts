@@ -85,6 +85,7 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "mainline-claim", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `"stop"` is new, but the API diff s02 → s03 does not add it$/ },
   { file: "ghost", rule: rule("no ghost"), message: /^s03 README 问题: ghost noun `toProviderMessage` \(not in s03_fixture\/code\.ts\)$/ },
   { file: "ghost-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `ToolCall` comes from s04: label it right after the name, `ToolCall`（s04 加）$/ },
+  { file: "ghost-literal-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
   { file: "vocabulary", rule: rule("词汇纪律"), message: /^s03 README 工作原理: `run` is introduced in s04; .*\(R-写⑤\)$/ },
   { file: "pi-name", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: `EventStream\.pushAll` not found in Pi 1\.6\.0$/ },
   { file: "pi-path", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: path `packages\/ai\/src\/type\.ts` not found in Pi 1\.6\.0$/ },

@@ -752,6 +752,13 @@ export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsConte
       const kind = classifySpan(span.text);
       if (kind.kind === "ignore") return;
       if (kind.kind === "literal") {
+        // 接入主线里，带着后续课标签的字面量（`"toolUse"`（s04 加））要核对标签，而不是要求本课代码里有它。
+        const label = mainline ? labels[i] : undefined;
+        if (label !== undefined && lessonNum(label) > lessonNum(lessonId)) {
+          const first = ctx.origins.get(kind.value)?.lesson;
+          if (first !== label) say(`\`"${kind.value}"\` is labelled (${label} 加) but ${first === undefined ? "no lesson introduces it" : `first appears in ${first}`}`);
+          return;
+        }
         if (!ctx.code.includes(kind.value)) say(`ghost literal \`"${kind.value}"\` (not in ${ctx.lessonDir}/code.ts)`);
         return;
       }
