@@ -487,7 +487,7 @@ export function createPermissionGate(): ToolHooks {
 
 /**
  * 演示：第一轮里一个工具在执行时往 registry 登记了新工具 git_log，这一轮的模型看不到它；
- * 下一轮开头重新拍快照，git_log 才出现在清单里。
+ * 下一轮开头重新拍快照，git_log 才出现在清单里。最后换一个模型，看下一轮由谁回答。
  * @since s01
  */
 export async function main(): Promise<void> {
@@ -515,6 +515,21 @@ export async function main(): Promise<void> {
     console.log(`user: ${question}`);
     await runOneTurn(agent, question);
   }
+
+  // model 是跨轮配置：改了 state.model，下一轮开头按它挑 provider。
+  agent.providers = {
+    "terse-model": {
+      async *stream(): AsyncGenerator<ProviderEvent> {
+        yield { type: "message_start" };
+        yield { type: "text_delta", text: "（terse-model）好。" };
+        yield { type: "message_end", stopReason: "stop" };
+      },
+    },
+  };
+  agent.state.model = "terse-model";
+  console.log("（state.model 换成 terse-model）");
+  console.log("user: 总结一下");
+  await runOneTurn(agent, "总结一下");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
