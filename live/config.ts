@@ -1,0 +1,101 @@
+// 真实模型模式的设置：全部来自环境变量。缺了就一次说清缺哪几个，不猜默认值；密钥从不出现在任何输出里。
+import type { ProjectTrust } from "../s12_packages/code.ts";
+
+/** 读哪些环境变量。 */
+export const ENV = {
+  baseUrl: "MINI_PI_BASE_URL",
+  apiKey: "MINI_PI_API_KEY",
+  model: "MINI_PI_MODEL",
+  timeoutMs: "MINI_PI_TIMEOUT_MS",
+  trust: "MINI_PI_TRUST",
+} as const;
+
+/** 一次请求（问模型一次，收完它的整段回答）最多等多久。本地模型在 CPU 上跑长回答可能要一两分钟。 */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+export type LiveConfig = {
+  /** OpenAI 兼容接口的地址，到 /v1 为止。请求发到它后面接 /chat/completions 的地址。 */
+  baseUrl: string;
+  /** 没有就不发 Authorization 头（只允许本机地址）。 */
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  trust: ProjectTrust;
+};
+
+export type ConfigResult = { ok: true; config: LiveConfig } | { ok: false; problems: string[] };
+
+/** 本机地址：localhost、127.x.x.x、::1。本机上的 Ollama、llama.cpp 一般不要密钥。 */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** 给人看的地址：只留协议、主机、路径，去掉可能夹带凭据的用户名密码和查询串。 */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+/** 从环境变量读设置。空字符串当没设。问题按变量顺序列出，每条都说清该怎么设。 */
+export function readLiveConfig(env: Record<string, string | undefined>): ConfigResult {
+  const get = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === "" ? undefined : value;
+  };
+  const problems: string[] = [];
+
+  const rawBase = get(ENV.baseUrl);
+  let base: URL | undefined;
+  if (rawBase === undefined) {
+    problems.push(`${ENV.baseUrl} 没有设置：OpenAI 兼容接口的地址，写到 /v1 为止，如 http://127.0.0.1:11434/v1（Ollama）或 https://api.deepseek.com/v1`);
+  } else {
+    try {
+      base = new URL(rawBase);
+    } catch {
+      base = undefined;
+    }
+    if (base === undefined || (base.protocol !== "http:" && base.protocol !== "https:")) {
+      problems.push(`${ENV.baseUrl} 不是 http(s) 地址：${displayUrl(rawBase)}`);
+      base = undefined;
+    } else if (base.username !== "" || base.password !== "") {
+      problems.push(`${ENV.baseUrl} 里不要夹带用户名密码，密钥放在 ${ENV.apiKey}`);
+      base = undefined;
+    }
+  }
+
+  const model = get(ENV.model);
+  if (model === undefined) problems.push(`${ENV.model} 没有设置：模型名，如 qwen2.5-coder:7b（Ollama）或 deepseek-chat`);
+
+  const apiKey = get(ENV.apiKey);
+  if (apiKey === undefined && (base === undefined ? rawBase === undefined : !isLoopback(base))) {
+    problems.push(`${ENV.apiKey} 没有设置：连本机以外的服务器必须有密钥（本机地址 localhost / 127.0.0.1 可以不设）`);
+  }
+
+  const rawTimeout = get(ENV.timeoutMs);
+  const timeoutMs = rawTimeout === undefined ? DEFAULT_TIMEOUT_MS : Number(rawTimeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    problems.push(`${ENV.timeoutMs} 要是正整数（毫秒），现在是 "${rawTimeout}"`);
+  }
+
+  const rawTrust = get(ENV.trust) ?? "untrusted";
+  if (rawTrust !== "trusted" && rawTrust !== "untrusted") {
+    problems.push(`${ENV.trust} 只能是 trusted 或 untrusted，现在是 "${rawTrust}"`);
+  }
+
+  if (problems.length > 0 || base === undefined || model === undefined) return { ok: false, problems };
+  return {
+    ok: true,
+    config: {
+      baseUrl: base.href,
+      apiKey,
+      model,
+      timeoutMs,
+      trust: rawTrust === "trusted" ? "trusted" : "untrusted",
+    },
+  };
+}

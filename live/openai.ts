@@ -1,0 +1,424 @@
+// 真实模型的 provider：实现 s12 的 Provider.stream(input)，底下走 OpenAI 兼容的 Chat Completions 流式接口
+// （POST {baseUrl}/chat/completions，stream: true，回来的是 server-sent events）。
+// DeepSeek、本机的 Ollama / llama.cpp / vLLM、以及任何说这套协议的服务器都能接。
+//
+// 出错的约定（R4）：任何失败都抛一个说清发生了什么的 Error。s12 的 collectAssistantMessage 会把它变成
+// stopReason "error" 的助手消息：已经收到的文字保留，后面接一行 "error: <这里的消息>"。provider 自己从不产出
+// message_end "error"，所有失败只走这一条路。消息里从不出现密钥，服务器回显了也会被换成 ***。
+import { z } from "zod";
+import type { Provider, ProviderEvent, ProviderInput, ProviderMessage, StopReason, ToolCall, ToolSpec } from "../s12_packages/code.ts";
+import { displayUrl } from "./config.ts";
+import { SseDecoder, type SseMessage } from "./sse.ts";
+
+// ── 发出去的请求 ──────────────────────────────────────────
+/** 请求里的一次工具调用：挂在助手消息上，tool 消息靠 id 对回它。 */
+export type ChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+
+/** 请求里的一条消息。 */
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/** 请求里的一个工具：ToolSpec 的参数全是必填的字符串，和 ToolRegistry.run 的校验一致。 */
+export type ChatTool = {
+  type: "function";
+  function: {
+    name: string;
+    description: string;
+    parameters: {
+      type: "object";
+      properties: Record<string, { type: "string"; description: string }>;
+      required: string[];
+      additionalProperties: false;
+    };
+  };
+};
+
+export type ChatRequest = { model: string; messages: ChatMessage[]; stream: true; tools?: ChatTool[] };
+
+/** ToolSpec → function 定义。 */
+export function toChatTools(specs: ToolSpec[]): ChatTool[] {
+  return specs.map((spec) => ({
+    type: "function",
+    function: {
+      name: spec.name,
+      description: spec.description,
+      parameters: {
+        type: "object",
+        properties: Object.fromEntries(Object.entries(spec.input).map(([name, description]) => [name, { type: "string", description }])),
+        required: Object.keys(spec.input),
+        additionalProperties: false,
+      },
+    },
+  }));
+}
+
+/**
+ * 课程的消息 → Chat Completions 的消息。
+ *
+ * 课程的 AssistantMessage 只存文字，不存它要过哪些工具；OpenAI 却要求 tool 消息前面紧挨着一条带 tool_calls 的
+ * 助手消息。做法：provider 记住自己发出过的每个调用（按 id，见 OpenAICompatibleProvider），这里每遇到一段连续的
+ * toolResult，就按它们的 toolCallId 把调用找回来，挂到紧挨在前面的那条助手消息上（前面不是助手消息就补一条空的）。
+ * 找不回来的结果（历史来自别的 provider，或者换过 provider 实例）不能当 tool 消息发，改成一条 user 消息说明来历。
+ */
+export function toChatMessages(input: ProviderInput, recall: (toolCallId: string) => ChatToolCall | undefined): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  if (input.systemPrompt !== "") out.push({ role: "system", content: input.systemPrompt });
+  const messages = input.messages;
+  for (let i = 0; i < messages.length; ) {
+    const message = messages[i];
+    if (message.role !== "toolResult") {
+      out.push({ role: message.role, content: message.content });
+      i++;
+      continue;
+    }
+    const run: Array<Extract<ProviderMessage, { role: "toolResult" }>> = [];
+    while (i < messages.length) {
+      const m = messages[i];
+      if (m.role !== "toolResult") break;
+      run.push(m);
+      i++;
+    }
+    const known = run.flatMap((r) => {
+      const call = recall(r.toolCallId);
+      return call === undefined ? [] : [{ call, result: r }];
+    });
+    if (known.length > 0) {
+      const before = out.at(-1);
+      const calls = known.map((k) => k.call);
+      if (before?.role === "assistant" && before.tool_calls === undefined) {
+        before.tool_calls = calls;
+        if (before.content === "") before.content = null;
+      } else {
+        out.push({ role: "assistant", content: null, tool_calls: calls });
+      }
+      for (const { result } of known) out.push({ role: "tool", tool_call_id: result.toolCallId, content: result.content });
+    }
+    for (const r of run) {
+      if (known.some((k) => k.result === r)) continue;
+      out.push({ role: "user", content: `Result of an earlier tool call (${r.toolCallId}):\n${r.content}` });
+    }
+  }
+  return out;
+}
+
+// ── 收回来的流 ────────────────────────────────────────────
+/** 服务器报错的几种写法：{error: {message}}、{error: "…"}、{message}、{detail}。 */
+const ErrorBodySchema = z.union([
+  z.object({ error: z.union([z.string(), z.object({ message: z.string() })]) }),
+  z.object({ message: z.string() }),
+  z.object({ detail: z.string() }),
+]);
+
+const ToolCallDeltaSchema = z.object({
+  index: z.number().int().nonnegative().optional(),
+  id: z.string().nullish(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
+
+/** 流里的一块（chunk）。只校验用得到的字段，其余的（role、usage、reasoning_content……）一律不管。 */
+const ChunkSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        index: z.number().optional(),
+        delta: z.object({ content: z.string().nullish(), tool_calls: z.array(ToolCallDeltaSchema).nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  error: z.unknown().optional(),
+});
+
+/** 模型给的工具参数：一个 JSON 对象。值应当都是字符串；数字、布尔值照字面转成字符串，别的（对象、数组、null）不收。 */
+const ArgumentsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** 从服务器的错误正文里挑出给人看的那句话；挑不出就用正文本身（压成一行，截短）。 */
+export function serverErrorText(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const known = ErrorBodySchema.safeParse(parsed);
+  let text = body;
+  if (known.success) {
+    const data = known.data;
+    text = "error" in data ? (typeof data.error === "string" ? data.error : data.error.message) : "message" in data ? data.message : data.detail;
+  }
+  text = text.replace(/\s+/g, " ").trim();
+  if (text === "") return "(no error text)";
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+const excerpt = (text: string): string => (text.length > 120 ? `${JSON.stringify(text.slice(0, 120))}…` : JSON.stringify(text));
+
+/** 拼在 HTTP 错误后面的提示：最可能是哪个环境变量没设对。 */
+function httpHint(status: number, retryAfter: string | null): string {
+  if (status === 401 || status === 403) return " (check MINI_PI_API_KEY, and that this key may use MINI_PI_MODEL)";
+  if (status === 404) return " (check MINI_PI_BASE_URL — it should end at /v1 — and MINI_PI_MODEL)";
+  if (status === 429) return ` (rate limited or out of quota; try again${retryAfter === null ? " later" : ` in ${retryAfter} s`})`;
+  if (status >= 500) return " (the server failed; try again later)";
+  return "";
+}
+
+/** 把一次调用的参数文字解析成 ToolCall.input；不合格就抛错，说清是哪个工具的哪次调用、错在哪。 */
+export function parseArguments(name: string, id: string, raw: string, finishReason?: string): Record<string, string> {
+  const where = `tool call "${name}" (${id})`;
+  let value: unknown;
+  try {
+    value = raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch (error) {
+    const cut = finishReason === "length" ? " — the answer hit the length limit, so they were probably cut off" : "";
+    throw new Error(`the model sent invalid JSON arguments for ${where}: ${error instanceof Error ? error.message : String(error)}; arguments were ${excerpt(raw)}${cut}`);
+  }
+  const parsed = ArgumentsSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new Error(`the model sent arguments for ${where} that are not a JSON object of strings: ${excerpt(raw)}`);
+  }
+  return Object.fromEntries(Object.entries(parsed.data).map(([key, v]) => [key, String(v)]));
+}
+
+/** 一段回答里正在拼的一个调用：id、名字、参数文字都可能分好几块到达。 */
+type PartialCall = { id: string; name: string; arguments: string };
+
+/**
+ * 把一块块 chunk 攒成一段回答：文字随到随交出去，工具调用攒齐了在最后一起交。
+ * 调用按 chunk 里的 index 归位（同一个调用的参数可以分在很多块里，几个调用可以交错到达）；没有 index 的服务器按 id 归位。
+ */
+export class ChatStreamAssembler {
+  private readonly calls = new Map<number, PartialCall>();
+  /** 收到 data: [DONE] 了。 */
+  done = false;
+  /** 服务器说的结束原因（最后一块里的 finish_reason）。 */
+  finishReason: string | undefined;
+
+  /** 收下一个 SSE 事件，交出其中的文字片段。出错（服务器报错、不是 JSON、形状不对）就抛。 */
+  accept(message: SseMessage): string[] {
+    if (message.event === "error") throw new Error(`the server reported an error mid-stream: ${serverErrorText(message.data)}`);
+    if (message.event !== "message") return []; // 别的具名事件（如 ping）不是回答的一部分
+    if (message.data.trim() === "[DONE]") {
+      this.done = true;
+      return [];
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(message.data);
+    } catch {
+      throw new Error(`malformed stream: an event's data is not JSON: ${excerpt(message.data)}`);
+    }
+    const chunk = ChunkSchema.safeParse(json);
+    if (!chunk.success) {
+      const issue = chunk.error.issues[0];
+      throw new Error(`malformed stream: unexpected chunk (${issue?.path.join(".") || "chunk"}: ${issue?.message ?? "invalid"}): ${excerpt(message.data)}`);
+    }
+    if (chunk.data.error !== undefined) {
+      throw new Error(`the server reported an error mid-stream: ${serverErrorText(JSON.stringify(json))}`);
+    }
+    const choice = chunk.data.choices?.find((c) => (c.index ?? 0) === 0);
+    if (choice === undefined) return []; // 比如只带 usage 的最后一块
+    if (choice.finish_reason !== undefined && choice.finish_reason !== null) this.finishReason = choice.finish_reason;
+    for (const delta of choice.delta?.tool_calls ?? []) this.acceptToolCall(delta);
+    const text = choice.delta?.content;
+    return text === undefined || text === null || text === "" ? [] : [text];
+  }
+
+  private acceptToolCall(delta: z.infer<typeof ToolCallDeltaSchema>): void {
+    const id = delta.id ?? undefined;
+    let slot = delta.index;
+    if (slot === undefined) {
+      const byId = id === undefined ? undefined : [...this.calls].find(([, c]) => c.id === id)?.[0];
+      const last = Math.max(-1, ...this.calls.keys());
+      slot = byId ?? (id !== undefined || last === -1 ? last + 1 : last);
+    }
+    const call = this.calls.get(slot) ?? { id: "", name: "", arguments: "" };
+    this.calls.set(slot, call);
+    if (id !== undefined && call.id === "") call.id = id;
+    const name = delta.function?.name;
+    if (name !== undefined && name !== null && name !== call.name) call.name += name; // 有的服务器每块重复整名，有的分段给
+    call.arguments += delta.function?.arguments ?? "";
+  }
+
+  /** 攒齐的调用，按 index 排好。 */
+  partialCalls(): PartialCall[] {
+    return [...this.calls].sort(([a], [b]) => a - b).map(([, call]) => ({ ...call }));
+  }
+}
+
+/**
+ * finish_reason → StopReason。要了工具就是 "toolUse"（有的服务器要了工具却写 "stop"）；
+ * 其余一律 "stop"，但 "length"（被长度上限截断）和 content_filter 等不寻常的原因，会在文字末尾加一行说明。
+ */
+export function mapFinishReason(reason: string | undefined, hasCalls: boolean): { stopReason: StopReason; note?: string } {
+  if (hasCalls) return { stopReason: "toolUse" };
+  if (reason === undefined || reason === "stop" || reason === "tool_calls" || reason === "function_call") return { stopReason: "stop" };
+  if (reason === "length") return { stopReason: "stop", note: '\n[truncated: the answer hit the length limit (finish_reason "length")]' };
+  return { stopReason: "stop", note: `\n[stopped early: finish_reason "${reason}"]` };
+}
+
+// ── provider ──────────────────────────────────────────────
+export type OpenAIProviderOptions = {
+  /** 到 /v1 为止，如 http://127.0.0.1:11434/v1。 */
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  /** 一次请求（含读完整段流）最多等多久，毫秒。 */
+  timeoutMs: number;
+  /** 外面喊停（比如 Ctrl+C）。 */
+  signal?: AbortSignal;
+};
+
+/** 错误正文最多读这么多字节：够看清原因，又不会被一个巨大的错误页拖住。 */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+async function readLimited(response: Response): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < MAX_ERROR_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // 错误正文读到一半断了：有多少用多少
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_ERROR_BODY_BYTES));
+}
+
+/** 网络层错误的原因：undici 把真正的原因（ECONNREFUSED、other side closed……）放在 cause 里。 */
+function networkReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) return `${message} (${cause.message})`;
+  return message;
+}
+
+/**
+ * OpenAI 兼容的流式 provider。它记得自己在这个实例里发出过的每个工具调用（按 id），下一次请求时用来补回
+ * 助手消息上的 tool_calls（见 toChatMessages）。服务器给的 id 若重复（有的服务器每段回答都从 call_0 数起）
+ * 或者没给，就换一个这个实例里唯一的 id，调用和结果两边用的都是换过的 id。
+ */
+export class OpenAICompatibleProvider implements Provider {
+  private readonly remembered = new Map<string, ChatToolCall>();
+  readonly endpoint: string;
+
+  constructor(private readonly options: OpenAIProviderOptions) {
+    const url = new URL(options.baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+    this.endpoint = url.href;
+  }
+
+  /** 这次请求的正文。 */
+  buildRequest(input: ProviderInput): ChatRequest {
+    const request: ChatRequest = {
+      model: this.options.model,
+      messages: toChatMessages(input, (id) => this.remembered.get(id)),
+      stream: true,
+    };
+    if (input.tools.length > 0) request.tools = toChatTools(input.tools);
+    return request;
+  }
+
+  async *stream(input: ProviderInput): AsyncGenerator<ProviderEvent> {
+    try {
+      yield* this.streamUnsafe(input);
+    } catch (error) {
+      throw new Error(this.redact(error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  private redact(text: string): string {
+    const key = this.options.apiKey;
+    return key === undefined || key === "" ? text : text.split(key).join("***");
+  }
+
+  private async *streamUnsafe(input: ProviderInput): AsyncGenerator<ProviderEvent> {
+    const { timeoutMs, signal: outside } = this.options;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = outside === undefined ? timeout : AbortSignal.any([timeout, outside]);
+    const where = displayUrl(this.endpoint);
+    // 请求被中止时，fetch 和读流抛的都是 AbortError / TimeoutError，看不出是谁喊停的；按信号说清楚。
+    const stopped = (): Error | undefined => {
+      if (outside?.aborted === true) return new Error("request aborted");
+      if (timeout.aborted) return new Error(`request timed out after ${timeoutMs} ms (raise MINI_PI_TIMEOUT_MS for slow models)`);
+      return undefined;
+    };
+
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (this.options.apiKey !== undefined) headers.authorization = `Bearer ${this.options.apiKey}`;
+    let response: Response;
+    try {
+      response = await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify(this.buildRequest(input)), signal });
+    } catch (error) {
+      throw stopped() ?? new Error(`cannot reach ${where}: ${networkReason(error)}`);
+    }
+
+    if (!response.ok) {
+      const body = await readLimited(response);
+      throw stopped() ?? new Error(`HTTP ${response.status} ${response.statusText}`.trim() + `: ${serverErrorText(body)}${httpHint(response.status, response.headers.get("retry-after"))}`);
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!type.includes("text/event-stream") && /json|html/.test(type)) {
+      const body = await readLimited(response);
+      throw new Error(`expected a streamed answer (text/event-stream) from ${where}, got ${type}: ${serverErrorText(body)}`);
+    }
+    if (response.body === null) throw new Error(`the server at ${where} sent an empty response`);
+
+    yield { type: "message_start" };
+    const decoder = new SseDecoder();
+    const assembler = new ChatStreamAssembler();
+    const reader = response.body.getReader();
+    let received = 0;
+    try {
+      while (!assembler.done) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throw stopped() ?? new Error(`connection lost after ${received} bytes: ${networkReason(error)}`);
+        }
+        if (!chunk.done) received += chunk.value.byteLength;
+        for (const message of chunk.done ? decoder.end() : decoder.push(chunk.value)) {
+          for (const text of assembler.accept(message)) yield { type: "text_delta", text };
+          if (assembler.done) break;
+        }
+        if (chunk.done) break;
+      }
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+    // 没等到 [DONE]：若 finish_reason 已经到了，回答其实是完整的（有的服务器不写 [DONE]），照常收尾；否则是半截。
+    if (!assembler.done && assembler.finishReason === undefined) {
+      throw new Error(`the stream ended before [DONE] after ${received} bytes: the server closed the connection mid-answer`);
+    }
+
+    const calls: ToolCall[] = assembler.partialCalls().map((partial, n) => {
+      if (partial.name === "") throw new Error(`the model sent tool call #${n + 1} without a function name`);
+      const id = this.uniqueId(partial.id);
+      const args = parseArguments(partial.name, id, partial.arguments, assembler.finishReason);
+      this.remembered.set(id, { id, type: "function", function: { name: partial.name, arguments: partial.arguments.trim() === "" ? "{}" : partial.arguments } });
+      return { id, name: partial.name, input: args };
+    });
+    const { stopReason, note } = mapFinishReason(assembler.finishReason, calls.length > 0);
+    if (note !== undefined) yield { type: "text_delta", text: note };
+    for (const call of calls) yield { type: "tool_call", call };
+    yield { type: "message_end", stopReason };
+  }
+
+  /** 服务器给的 id；没给（空）或者这个实例里已经用过，就换一个没用过的。 */
+  private uniqueId(id: string): string {
+    if (id !== "" && !this.remembered.has(id)) return id;
+    for (let n = id === "" ? 1 : 2; ; n++) {
+      const candidate = id === "" ? `call_${n}` : `${id}_${n}`;
+      if (!this.remembered.has(candidate)) return candidate;
+    }
+  }
+}

@@ -1,0 +1,726 @@
+// 真实模型模式（live/）的测试：全部离线。模型由一个只听 127.0.0.1 的本地服务器扮演，
+// 它回放录好样子的 SSE 回答，字节可以在任意位置切开（包括一个 UTF-8 字符中间、"data:" 中间）。
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV, readLiveConfig } from "../live/config.ts";
+import { createLiveAgent, runLive, type LiveIO } from "../live/main.ts";
+import { OpenAICompatibleProvider, toChatMessages, toChatTools, type ChatMessage, type ChatToolCall } from "../live/openai.ts";
+import { DONE, type Reply, type ReplayServer, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "../live/replay.ts";
+import { type SseMessage, SseDecoder } from "../live/sse.ts";
+import { createWorkspaceTools } from "../live/tools.ts";
+import {
+  type AssistantMessage,
+  type ProviderEvent,
+  type ProviderInput,
+  type ToolCall,
+  ToolRegistry,
+  collectAssistantMessage,
+  recordToolCalls,
+  runOneTurn,
+} from "../s12_packages/code.ts";
+
+const KEY = "sk-test-SECRET-4f9c";
+const ROOT = join(import.meta.dirname, "..");
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+const INPUT: ProviderInput = { systemPrompt: "你是测试助手。", messages: [{ role: "user", content: "你好" }], tools: [] };
+
+async function withServer<T>(script: (n: number) => Reply, body: (server: ReplayServer) => Promise<T>): Promise<T> {
+  const server = await startReplayServer((_request, n) => script(n));
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+function providerFor(server: ReplayServer, extra: { apiKey?: string; timeoutMs?: number; signal?: AbortSignal } = {}): OpenAICompatibleProvider {
+  return new OpenAICompatibleProvider({ baseUrl: server.baseUrl, apiKey: "apiKey" in extra ? extra.apiKey : KEY, model: "test-model", timeoutMs: extra.timeoutMs ?? 2000, signal: extra.signal });
+}
+
+/** 照 s12 的循环那样收一段回答：拼成助手消息，另外记下工具调用。这就是用户和历史里看到的样子。 */
+async function answer(provider: OpenAICompatibleProvider, input: ProviderInput = INPUT): Promise<{ message: AssistantMessage; calls: ToolCall[] }> {
+  const calls: ToolCall[] = [];
+  const message = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));
+  return { message, calls };
+}
+
+/** 全部事件；流抛错就在末尾记一个 throw。 */
+async function allEvents(provider: OpenAICompatibleProvider, input: ProviderInput = INPUT): Promise<Array<ProviderEvent | { type: "throw"; message: string }>> {
+  const events: Array<ProviderEvent | { type: "throw"; message: string }> = [];
+  try {
+    for await (const e of provider.stream(input)) events.push(e);
+  } catch (error) {
+    events.push({ type: "throw", message: error instanceof Error ? error.message : String(error) });
+  }
+  return events;
+}
+
+/** 两个工具调用的回答：参数拆在好几块里，文字里有中文和 emoji。 */
+const TOOL_ANSWER = [
+  event({ choices: [{ index: 0, delta: { role: "assistant", content: "" } }] }),
+  ": keep-alive\n\n",
+  event(textChunk("我先看一下 README🙂，")),
+  `data: ${JSON.stringify(textChunk("再列目录。"))}\r\n\r\n`,
+  event(toolChunk(0, { id: "call_a", name: "read", arguments: '{"pa' })),
+  event(toolChunk(0, { arguments: 'th": "REA' })),
+  event(toolChunk(0, { arguments: 'DME.md"}' })),
+  event(toolChunk(1, { id: "call_b", name: "ls", arguments: "" })),
+  event(toolChunk(1, { arguments: '{"path":' })),
+  event(toolChunk(1, { arguments: ' "."}' })),
+  event(finishChunk("tool_calls")),
+  DONE,
+].join("");
+
+const TOOL_EVENTS: ProviderEvent[] = [
+  { type: "message_start" },
+  { type: "text_delta", text: "我先看一下 README🙂，" },
+  { type: "text_delta", text: "再列目录。" },
+  { type: "tool_call", call: { id: "call_a", name: "read", input: { path: "README.md" } } },
+  { type: "tool_call", call: { id: "call_b", name: "ls", input: { path: "." } } },
+  { type: "message_end", stopReason: "toolUse" },
+];
+
+// ── SSE 解码 ─────────────────────────────────────────────
+describe("SseDecoder：字节在哪里切开都解出同样的事件", () => {
+  const BODY = [
+    "data: 你好🙂\r\n\r\n",
+    ": comment\n",
+    "event: ping\ndata: x\n\n",
+    "data: a\ndata: b\n\n",
+    "data:no-space\r\r",
+    "id: 7\nretry: 10\ndata: {\"k\": \"é\"}\n\n",
+    "error: {\"message\":\"boom\"}\n\n",
+  ].join("");
+  const EXPECTED: SseMessage[] = [
+    { event: "message", data: "你好🙂" },
+    { event: "ping", data: "x" },
+    { event: "message", data: "a\nb" },
+    { event: "message", data: "no-space" },
+    { event: "message", data: '{"k": "é"}' },
+    { event: "error", data: '{"message":"boom"}' },
+  ];
+  const decode = (parts: Uint8Array[]): SseMessage[] => {
+    const decoder = new SseDecoder();
+    return [...parts.flatMap((p) => decoder.push(p)), ...decoder.end()];
+  };
+  const bytes = utf8(BODY);
+
+  it("整段解码", () => {
+    expect(decode([bytes])).toEqual(EXPECTED);
+  });
+
+  it("切在 UTF-8 字符中间、data: 中间、\\r 和 \\n 之间", () => {
+    const emoji = BODY.indexOf("🙂");
+    const at = utf8(BODY.slice(0, emoji)).length;
+    const data = utf8(BODY.slice(0, BODY.indexOf("data: a"))).length;
+    const crlf = utf8(BODY.slice(0, BODY.indexOf("\r\n"))).length + 1;
+    expect(decode(splitAt(bytes, [1, 2, at + 1, at + 2, at + 3, crlf, data + 2, data + 4]))).toEqual(EXPECTED);
+    expect(decode([...bytes].map((b) => Uint8Array.of(b)))).toEqual(EXPECTED); // 一个字节一块
+  });
+
+  it("任意切点（fast-check）", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 20 }), (cuts) => {
+        expect(decode(splitAt(bytes, cuts))).toEqual(EXPECTED);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("流结束时：最后一行完整、只差空行的事件照常派发；断在一行中间的丢掉", () => {
+    expect(decode([utf8('data: {"a":1}\ndata: [DONE]\n')])).toEqual([{ event: "message", data: '{"a":1}\n[DONE]' }]);
+    expect(decode([utf8("data: [DONE]\n\ndata: {\"a\":")])).toEqual([{ event: "message", data: "[DONE]" }]);
+  });
+});
+
+// ── provider：收文字和工具调用 ────────────────────────────
+describe("OpenAICompatibleProvider：发出去的请求、收回来的事件", () => {
+  it("文字逐段成为 text_delta，finish_reason stop → message_end stop；请求带模型、系统提示、消息、工具和密钥", async () => {
+    await withServer(
+      () => ({ chunks: [textAnswer(["你好，", "我是", "mini Pi。"])] }),
+      async (server) => {
+        const tools = [{ name: "read", description: "读文件", input: { path: "文件路径" } }];
+        const events = await allEvents(providerFor(server), { ...INPUT, tools });
+        expect(events).toEqual([
+          { type: "message_start" },
+          { type: "text_delta", text: "你好，" },
+          { type: "text_delta", text: "我是" },
+          { type: "text_delta", text: "mini Pi。" },
+          { type: "message_end", stopReason: "stop" },
+        ]);
+        const [request] = server.requests;
+        expect(request.path).toBe("/v1/chat/completions");
+        expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
+        expect(request.body).toEqual({
+          model: "test-model",
+          stream: true,
+          messages: [
+            { role: "system", content: "你是测试助手。" },
+            { role: "user", content: "你好" },
+          ],
+          tools: [
+            {
+              type: "function",
+              function: {
+                name: "read",
+                description: "读文件",
+                parameters: { type: "object", properties: { path: { type: "string", description: "文件路径" } }, required: ["path"], additionalProperties: false },
+              },
+            },
+          ],
+        });
+      },
+    );
+  });
+
+  it("没有密钥（本机服务器）就不发 Authorization；没有工具就不发 tools", async () => {
+    await withServer(
+      () => ({ chunks: [textAnswer(["ok"])] }),
+      async (server) => {
+        await answer(providerFor(server, { apiKey: undefined }));
+        expect(server.requests[0].headers.authorization).toBeUndefined();
+        expect(server.requests[0].body).not.toHaveProperty("tools");
+      },
+    );
+  });
+
+  it("两个工具调用，参数分好几块到达：按 index 拼好，依次成为 tool_call，以 toolUse 收尾", async () => {
+    await withServer(
+      () => ({ chunks: [TOOL_ANSWER] }),
+      async (server) => {
+        expect(await allEvents(providerFor(server))).toEqual(TOOL_EVENTS);
+      },
+    );
+  });
+
+  it("同一段回答被 HTTP 切成任意字节块（含 UTF-8 字符中间、data: 中间）送来，事件不变（fast-check）", async () => {
+    const bytes = utf8(TOOL_ANSWER);
+    const emoji = utf8(TOOL_ANSWER.slice(0, TOOL_ANSWER.indexOf("🙂"))).length;
+    const data = utf8(TOOL_ANSWER.slice(0, TOOL_ANSWER.indexOf('data: {"choices":[{"index":0,"delta":{"tool_calls"'))).length;
+    let cuts: number[] = [];
+    await withServer(
+      () => ({ chunks: splitAt(bytes, cuts) }),
+      async (server) => {
+        cuts = [emoji + 1, emoji + 2, emoji + 3, data + 1, data + 3, data + 5];
+        expect(await allEvents(providerFor(server))).toEqual(TOOL_EVENTS);
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { minLength: 1, maxLength: 12 }), async (chosen) => {
+            cuts = chosen;
+            expect(await allEvents(providerFor(server))).toEqual(TOOL_EVENTS);
+          }),
+          { numRuns: 25 },
+        );
+      },
+    );
+  });
+
+  it("交错到达的调用、没有 index 只有 id 的调用、数字参数，都能拼对", async () => {
+    const noIndex = (part: { id?: string; name?: string; arguments?: string }): unknown => {
+      const chunk = toolChunk(0, part) as { choices: [{ delta: { tool_calls: [Record<string, unknown>] } }] };
+      delete chunk.choices[0].delta.tool_calls[0].index;
+      return chunk;
+    };
+    await withServer(
+      (n) => ({
+        chunks: [
+          n === 0
+            ? [
+                event(toolChunk(1, { id: "c2", name: "ls", arguments: '{"path"' })),
+                event(toolChunk(0, { id: "c1", name: "read", arguments: '{"path":' })),
+                event(toolChunk(1, { arguments: ': "src"}' })),
+                event(toolChunk(0, { arguments: ' "a.ts"}' })),
+                event(finishChunk("tool_calls")),
+                DONE,
+              ].join("")
+            : [
+                event(noIndex({ id: "x1", name: "grep", arguments: '{"pattern": "TODO", ' })),
+                event(noIndex({ arguments: '"path": ".", "n": 3, "all": true}' })),
+                event(noIndex({ id: "x2", name: "ls", arguments: '{"path": "."}' })),
+                event(finishChunk("stop")), // 有的服务器要了工具却写 stop
+                DONE,
+              ].join(""),
+        ],
+      }),
+      async (server) => {
+        const provider = providerFor(server);
+        expect((await answer(provider)).calls).toEqual([
+          { id: "c1", name: "read", input: { path: "a.ts" } },
+          { id: "c2", name: "ls", input: { path: "src" } },
+        ]);
+        const second = await answer(provider);
+        expect(second.message.stopReason).toBe("toolUse");
+        expect(second.calls).toEqual([
+          { id: "x1", name: "grep", input: { pattern: "TODO", path: ".", n: "3", all: "true" } },
+          { id: "x2", name: "ls", input: { path: "." } },
+        ]);
+      },
+    );
+  });
+
+  it('finish_reason "length" 和 content_filter：算 stop，文字末尾说明原因；finish_reason 到了但没有 [DONE] 也算完整', async () => {
+    const replies = [
+      textAnswer(["写到一半"], "length"),
+      textAnswer(["不能说"], "content_filter"),
+      [event(textChunk("完整的回答")), event(finishChunk("stop"))].join(""),
+    ];
+    await withServer(
+      (n) => ({ chunks: [replies[n]] }),
+      async (server) => {
+        const provider = providerFor(server);
+        expect((await answer(provider)).message).toEqual({
+          role: "assistant",
+          content: '写到一半\n[truncated: the answer hit the length limit (finish_reason "length")]',
+          stopReason: "stop",
+        });
+        expect((await answer(provider)).message.content).toBe('不能说\n[stopped early: finish_reason "content_filter"]');
+        expect((await answer(provider)).message).toEqual({ role: "assistant", content: "完整的回答", stopReason: "stop" });
+      },
+    );
+  });
+});
+
+// ── 失败都变成消息 ────────────────────────────────────────
+describe("R4：每种失败都变成一条 stopReason error 的助手消息，说清发生了什么，从不带出密钥", () => {
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    chunks: [JSON.stringify(body)],
+  });
+  const cases: Array<[string, Reply, string]> = [
+    [
+      "HTTP 401（服务器回显了密钥）",
+      json(401, { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" } }),
+      "error: HTTP 401 Unauthorized: Incorrect API key provided: *** (check MINI_PI_API_KEY, and that this key may use MINI_PI_MODEL)",
+    ],
+    ["HTTP 403", json(403, { error: "model not allowed for this key" }), "error: HTTP 403 Forbidden: model not allowed for this key (check MINI_PI_API_KEY"],
+    [
+      "HTTP 429，带 Retry-After",
+      json(429, { error: { message: "Rate limit reached for requests" } }, { "retry-after": "20" }),
+      "error: HTTP 429 Too Many Requests: Rate limit reached for requests (rate limited or out of quota; try again in 20 s)",
+    ],
+    ["HTTP 500，纯文字正文", { status: 500, headers: { "content-type": "text/plain" }, chunks: ["upstream exploded\n"] }, "error: HTTP 500 Internal Server Error: upstream exploded (the server failed; try again later)"],
+    [
+      "HTTP 503，代理的 HTML 页",
+      { status: 503, headers: { "content-type": "text/html" }, chunks: ["<html><body><h1>503</h1> Service   Unavailable</body></html>"] },
+      "error: HTTP 503 Service Unavailable: <html><body><h1>503</h1> Service Unavailable</body></html> (the server failed; try again later)",
+    ],
+    ["HTTP 404（地址或模型写错）", json(404, { detail: "model 'qwen9' not found" }), "error: HTTP 404 Not Found: model 'qwen9' not found (check MINI_PI_BASE_URL"],
+    ["200 但不是流（服务器不支持 stream）", json(200, { choices: [{ message: { content: "hi" } }] }), "error: expected a streamed answer (text/event-stream) from http://127.0.0.1:"],
+    [
+      "一行 data 不是 JSON（已收到的文字保留）",
+      { chunks: [event(textChunk("前半句")), "data: {not json\n\n", DONE] },
+      '前半句\nerror: malformed stream: an event\'s data is not JSON: "{not json"',
+    ],
+    ["chunk 形状不对", { chunks: [event({ choices: [{ delta: { content: 42 } }] }), DONE] }, "error: malformed stream: unexpected chunk (choices.0.delta.content:"],
+    [
+      "流中途服务器报错（OpenAI / vLLM 式）",
+      { chunks: [event(textChunk("想一想")), event({ error: { message: "CUDA out of memory", code: 500 } })] },
+      "想一想\nerror: the server reported an error mid-stream: CUDA out of memory",
+    ],
+    ["流中途服务器报错（llama.cpp 式 error: 行）", { chunks: ['error: {"code":500,"message":"context size exceeded","type":"server_error"}\n\n'] }, "error: the server reported an error mid-stream: context size exceeded"],
+    [
+      "流在 [DONE] 之前结束",
+      { chunks: [event(textChunk("说到一半"))] },
+      "说到一半\nerror: the stream ended before [DONE] after 89 bytes: the server closed the connection mid-answer",
+    ],
+    ["连接在流中途被掐断", { chunks: [event(textChunk("说到一半"))], then: "cut" }, "说到一半\nerror: connection lost after 89 bytes: terminated"],
+    [
+      "工具参数不是合法 JSON",
+      { chunks: [event(toolChunk(0, { id: "call_9", name: "read", arguments: '{"path": "src/' })), event(finishChunk("tool_calls")), DONE] },
+      'error: the model sent invalid JSON arguments for tool call "read" (call_9): ',
+    ],
+    [
+      "工具参数被长度上限截断",
+      { chunks: [event(toolChunk(0, { id: "call_9", name: "read", arguments: '{"path": "sr' })), event(finishChunk("length")), DONE] },
+      "arguments were \"{\\\"path\\\": \\\"sr\" — the answer hit the length limit, so they were probably cut off",
+    ],
+    [
+      "工具参数不是对象",
+      { chunks: [event(toolChunk(0, { id: "call_9", name: "read", arguments: '["README.md"]' })), event(finishChunk("tool_calls")), DONE] },
+      'error: the model sent arguments for tool call "read" (call_9) that are not a JSON object of strings: "[\\"README.md\\"]"',
+    ],
+    ["工具调用没有名字", { chunks: [event(toolChunk(0, { id: "call_9", arguments: "{}" })), event(finishChunk("tool_calls")), DONE] }, "error: the model sent tool call #1 without a function name"],
+  ];
+
+  it.each(cases)("%s", async (_name, reply, expected) => {
+    await withServer(
+      () => reply,
+      async (server) => {
+        const { message, calls } = await answer(providerFor(server));
+        expect(message.stopReason).toBe("error");
+        expect(message.content).toContain(expected);
+        expect(message.content).not.toContain(KEY);
+        expect(calls).toEqual([]);
+      },
+    );
+  });
+
+  it("等不到响应头：超时", async () => {
+    await withServer(
+      () => ({ chunks: [], silent: true }),
+      async (server) => {
+        const { message } = await answer(providerFor(server, { timeoutMs: 100 }));
+        expect(message).toEqual({ role: "assistant", content: "error: request timed out after 100 ms (raise MINI_PI_TIMEOUT_MS for slow models)", stopReason: "error" });
+      },
+    );
+  });
+
+  it("流到一半不动了：超时，已收到的文字保留", async () => {
+    await withServer(
+      () => ({ chunks: [event(textChunk("开了个头"))], then: "hang" }),
+      async (server) => {
+        const { message } = await answer(providerFor(server, { timeoutMs: 300 }));
+        expect(message).toEqual({ role: "assistant", content: "开了个头\nerror: request timed out after 300 ms (raise MINI_PI_TIMEOUT_MS for slow models)", stopReason: "error" });
+      },
+    );
+  });
+
+  it("用户喊停（Ctrl+C）：request aborted，已收到的文字保留", async () => {
+    await withServer(
+      () => ({ chunks: [event(textChunk("开了个头"))], then: "hang" }),
+      async (server) => {
+        const controller = new AbortController();
+        const provider = providerFor(server, { signal: controller.signal });
+        async function* abortAfterFirstText(events: AsyncIterable<ProviderEvent>): AsyncGenerator<ProviderEvent> {
+          for await (const e of events) {
+            yield e;
+            if (e.type === "text_delta") controller.abort();
+          }
+        }
+        const message = await collectAssistantMessage(abortAfterFirstText(provider.stream(INPUT)));
+        expect(message).toEqual({ role: "assistant", content: "开了个头\nerror: request aborted", stopReason: "error" });
+      },
+    );
+  });
+
+  it("连不上（端口上没有服务）", async () => {
+    const server = await startReplayServer(() => ({ chunks: [] }));
+    await server.close();
+    const { message } = await answer(providerFor(server));
+    expect(message.stopReason).toBe("error");
+    expect(message.content).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: fetch failed \(.*ECONNREFUSED.*\)$/);
+  });
+});
+
+// ── 历史里的工具调用 ──────────────────────────────────────
+describe("请求里补回 tool_calls：课程的助手消息只存文字，OpenAI 要求 tool 消息前有带 tool_calls 的助手消息", () => {
+  const remembered: Record<string, ChatToolCall> = {
+    c1: { id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } },
+    c2: { id: "c2", type: "function", function: { name: "ls", arguments: '{"path":"."}' } },
+  };
+  const recall = (id: string): ChatToolCall | undefined => remembered[id];
+
+  it("每段连续的 toolResult：调用挂到前面那条助手消息上（空文字变 null），结果成为 tool 消息", () => {
+    const messages: ChatMessage[] = toChatMessages(
+      {
+        systemPrompt: "",
+        tools: [],
+        messages: [
+          { role: "user", content: "q" },
+          { role: "assistant", content: "" },
+          { role: "toolResult", toolCallId: "c1", content: "A" },
+          { role: "toolResult", toolCallId: "c2", content: "B" },
+          { role: "assistant", content: "好的" },
+        ],
+      },
+      recall,
+    );
+    expect(messages).toEqual([
+      { role: "user", content: "q" },
+      { role: "assistant", content: null, tool_calls: [remembered.c1, remembered.c2] },
+      { role: "tool", tool_call_id: "c1", content: "A" },
+      { role: "tool", tool_call_id: "c2", content: "B" },
+      { role: "assistant", content: "好的" },
+    ]);
+  });
+
+  it("记不得的调用（历史来自别的 provider）：结果改成一条说明来历的 user 消息；前面不是助手消息就补一条", () => {
+    const messages = toChatMessages(
+      {
+        systemPrompt: "s",
+        tools: [],
+        messages: [
+          { role: "user", content: "q" },
+          { role: "toolResult", toolCallId: "c1", content: "A" },
+          { role: "toolResult", toolCallId: "zz", content: "Z" },
+        ],
+      },
+      recall,
+    );
+    expect(messages).toEqual([
+      { role: "system", content: "s" },
+      { role: "user", content: "q" },
+      { role: "assistant", content: null, tool_calls: [remembered.c1] },
+      { role: "tool", tool_call_id: "c1", content: "A" },
+      { role: "user", content: "Result of an earlier tool call (zz):\nZ" },
+    ]);
+  });
+
+  it("ToolSpec → function 定义：参数全是必填字符串", () => {
+    expect(toChatTools([{ name: "grep", description: "d", input: { pattern: "p", path: "q" } }])[0].function.parameters).toEqual({
+      type: "object",
+      properties: { pattern: { type: "string", description: "p" }, path: { type: "string", description: "q" } },
+      required: ["pattern", "path"],
+      additionalProperties: false,
+    });
+  });
+});
+
+// ── 工作目录和工具 ────────────────────────────────────────
+let base: string;
+let work: string;
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), "mini-pi-live-"));
+  work = join(base, "project");
+  const outside = join(base, "outside");
+  mkdirSync(join(work, "src"), { recursive: true });
+  mkdirSync(join(work, ".git"));
+  mkdirSync(join(work, "node_modules", "dep"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(outside, "secret.txt"), "outside TODO secret");
+  writeFileSync(join(work, "README.md"), "# demo\n一个示例项目。TODO: 写文档\n");
+  writeFileSync(join(work, "src", "main.ts"), "export const x = 1; // todo later\n// TODO: more\n");
+  writeFileSync(join(work, "src", "empty.ts"), "");
+  writeFileSync(join(work, ".env"), `API_KEY=${KEY} TODO`);
+  writeFileSync(join(work, ".git", "config"), "[core] TODO");
+  writeFileSync(join(work, "node_modules", "dep", "index.js"), "// TODO in a dependency");
+  writeFileSync(join(work, "big.txt"), `TODO ${"x".repeat(2000)}`);
+  writeFileSync(join(work, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x54, 0x4f, 0x44, 0x4f]));
+  writeFileSync(join(work, "latin1.txt"), Buffer.from([0x54, 0x4f, 0x44, 0x4f, 0x20, 0xe9, 0x74, 0xe9]));
+  symlinkSync(join(outside, "secret.txt"), join(work, "link-out.txt"));
+  symlinkSync(outside, join(work, "link-out-dir"));
+  symlinkSync(join(work, ".env"), join(work, "env-link"));
+  symlinkSync(join(work, "src", "main.ts"), join(work, "link-in.ts"));
+  symlinkSync(join(work, "missing.txt"), join(work, "broken-link"));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe("工作目录工具：只读，出不了工作目录，每次拒绝都是一条 error: 结果", () => {
+  const LIMITS = { maxFileBytes: 1024, maxEntries: 100, maxMatches: 3, maxFilesSearched: 100 };
+  const registry = (): ToolRegistry => {
+    const r = new ToolRegistry();
+    for (const tool of createWorkspaceTools(work, LIMITS)) r.register(tool);
+    return r;
+  };
+  const run = (name: string, input: Record<string, string>): string => registry().run({ id: "t", name, input });
+
+  it.each<[string, string, Record<string, string>, string]>([
+    ["..", "read", { path: "../outside/secret.txt" }, 'error: "../outside/secret.txt" is outside the working directory'],
+    ["藏在中间的 ..", "ls", { path: "src/../../outside" }, 'error: "src/../../outside" is outside the working directory'],
+    ["绝对路径", "read", { path: "/etc/passwd" }, 'error: absolute paths are not allowed ("/etc/passwd"); use a path relative to the working directory'],
+    ["指到目录外的文件链接", "read", { path: "link-out.txt" }, 'error: "link-out.txt" is a symlink that points outside the working directory'],
+    ["指到目录外的目录链接", "ls", { path: "link-out-dir" }, 'error: "link-out-dir" is a symlink that points outside the working directory'],
+    ["经过目录外链接的路径", "read", { path: "link-out-dir/secret.txt" }, 'error: "link-out-dir/secret.txt" is a symlink that points outside the working directory'],
+    ["grep 从目录外链接开始", "grep", { pattern: "TODO", path: "link-out-dir" }, 'error: "link-out-dir" is a symlink that points outside the working directory'],
+    ["隐藏文件", "read", { path: ".env" }, 'error: ".env" is hidden (.env); hidden files and folders are off limits'],
+    ["隐藏目录里的文件", "read", { path: ".git/config" }, 'error: ".git/config" is hidden (.git); hidden files and folders are off limits'],
+    ["指向隐藏文件的链接", "read", { path: "env-link" }, 'error: "env-link" is a symlink to a hidden file or folder'],
+    ["超过大小上限", "read", { path: "big.txt" }, 'error: "big.txt" is 2.0 KB, over the 1.0 KB limit'],
+    ["二进制（有 NUL）", "read", { path: "logo.png" }, 'error: "logo.png" looks like a binary file; only text files can be read'],
+    ["二进制（不是 UTF-8）", "read", { path: "latin1.txt" }, 'error: "latin1.txt" looks like a binary file; only text files can be read'],
+    ["不存在", "read", { path: "nope.md" }, 'error: no such file or folder: "nope.md"'],
+    ["坏链接", "read", { path: "broken-link" }, 'error: "broken-link" is a broken or unreadable link'],
+    ["read 一个目录", "read", { path: "src" }, 'error: "src" is a folder; use ls to list it'],
+    ["ls 一个文件", "ls", { path: "README.md" }, 'error: "README.md" is a file; use read to see it'],
+    ["grep 空模式", "grep", { pattern: "", path: "." }, "error: pattern is empty"],
+    ["参数不全（s12 的 zod 校验照旧）", "grep", { pattern: "x" }, 'error: invalid arguments for tool "grep": argument "path" is missing'],
+  ])("%s", (_name, tool, input, expected) => {
+    expect(run(tool, input)).toBe(expected);
+  });
+
+  it("read：读文本文件，链接指向目录里面的照读，空文件说明是空的", () => {
+    expect(run("read", { path: "README.md" })).toBe("# demo\n一个示例项目。TODO: 写文档\n");
+    expect(run("read", { path: "./src/../link-in.ts" })).toBe("export const x = 1; // todo later\n// TODO: more\n");
+    expect(run("read", { path: "src/empty.ts" })).toBe("(empty file)");
+  });
+
+  it("ls：目录带 /，隐藏项不列只计数，指向禁区的链接标出来", () => {
+    expect(run("ls", { path: "." })).toBe(
+      [
+        "README.md",
+        "big.txt",
+        "broken-link (link to somewhere off limits)",
+        "env-link (link to somewhere off limits)",
+        "latin1.txt",
+        "link-in.ts",
+        "link-out-dir (link to somewhere off limits)",
+        "link-out.txt (link to somewhere off limits)",
+        "logo.png",
+        "node_modules/",
+        "src/",
+        "(2 hidden entries not shown)",
+      ].join("\n"),
+    );
+    expect(run("ls", { path: "src/" })).toBe("empty.ts\nmain.ts");
+  });
+
+  it("grep：不进隐藏目录、node_modules、链接，跳过二进制和超大文件；全小写时不分大小写；到上限就停", () => {
+    expect(run("grep", { pattern: "TODO", path: "." })).toBe(
+      ["README.md:2: 一个示例项目。TODO: 写文档", "src/main.ts:2: // TODO: more", "(skipped 3 binary or oversized files)"].join("\n"),
+    );
+    expect(run("grep", { pattern: "todo", path: "src" })).toBe("src/main.ts:1: export const x = 1; // todo later\nsrc/main.ts:2: // TODO: more");
+    expect(run("grep", { pattern: "e", path: "." }).split("\n")).toEqual([
+      "README.md:1: # demo",
+      "src/main.ts:1: export const x = 1; // todo later",
+      "src/main.ts:2: // TODO: more",
+      "(stopped at 3 matches)",
+      "(skipped 3 binary or oversized files)",
+    ]);
+    expect(run("grep", { pattern: "nothing-like-this", path: "src/main.ts" })).toBe('no matches for "nothing-like-this" in src/main.ts');
+  });
+});
+
+// ── 走完整的 s12 链 ───────────────────────────────────────
+function liveIO(env: Record<string, string | undefined>, extra: Partial<LiveIO> = {}): LiveIO & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { stdout: { log: (l) => out.push(l) }, stderr: { log: (l) => err.push(l) }, env, cwd: work, out, err, ...extra };
+}
+
+describe("两轮工具对话，走真正的 s12 runOneTurn", () => {
+  it("第一次回答要两个工具，结果带着补回的 tool_calls 发回去，第二次回答收尾", async () => {
+    await withServer(
+      (n) => ({ chunks: [n === 0 ? TOOL_ANSWER : textAnswer(["这是一个", "示例项目。"])] }),
+      async (server) => {
+        const read = readLiveConfig({ [ENV.baseUrl]: server.baseUrl, [ENV.model]: "test-model", [ENV.apiKey]: KEY });
+        if (!read.ok) throw new Error(read.problems.join("\n"));
+        const io = liveIO({});
+        const agent = createLiveAgent(read.config, io);
+        const reply = await runOneTurn(agent, "这个项目是做什么的？");
+
+        expect(reply).toEqual({ role: "assistant", content: "这是一个示例项目。", stopReason: "stop" });
+        expect(io.out).toEqual(["这是一个示例项目。"]);
+        expect(agent.state.messages.currentPath().map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant"]);
+        const listing = run(".");
+        expect(server.requests).toHaveLength(2);
+        expect((server.requests[1].body as { messages: ChatMessage[] }).messages.slice(1)).toEqual([
+          { role: "user", content: "这个项目是做什么的？" },
+          {
+            role: "assistant",
+            content: "我先看一下 README🙂，再列目录。",
+            tool_calls: [
+              { id: "call_a", type: "function", function: { name: "read", arguments: '{"path": "README.md"}' } },
+              { id: "call_b", type: "function", function: { name: "ls", arguments: '{"path": "."}' } },
+            ],
+          },
+          { role: "tool", tool_call_id: "call_a", content: "# demo\n一个示例项目。TODO: 写文档\n" },
+          { role: "tool", tool_call_id: "call_b", content: listing },
+        ]);
+        expect(io.err).toContain('  → read {"path":"README.md"}');
+      },
+    );
+    function run(path: string): string {
+      const registry = new ToolRegistry();
+      for (const tool of createWorkspaceTools(work)) registry.register(tool);
+      return registry.run({ id: "x", name: "ls", input: { path } });
+    }
+  });
+
+  it("服务器每次都从 call_0 数起：id 换成唯一的，第三次请求里调用和结果一一对得上", async () => {
+    const call = (name: string, args: string): string =>
+      [event(toolChunk(0, { id: "call_0", name, arguments: args })), event(finishChunk("tool_calls")), DONE].join("");
+    await withServer(
+      (n) => ({ chunks: [[call("read", '{"path":"README.md"}'), call("ls", '{"path":"src"}'), textAnswer(["好了"])][n]] }),
+      async (server) => {
+        const read = readLiveConfig({ [ENV.baseUrl]: server.baseUrl, [ENV.model]: "m" });
+        if (!read.ok) throw new Error(read.problems.join("\n"));
+        const reply = await runOneTurn(createLiveAgent(read.config, liveIO({})), "看看");
+        expect(reply.content).toBe("好了");
+        const messages = (server.requests[2].body as { messages: ChatMessage[] }).messages;
+        expect(messages.map((m) => (m.role === "assistant" ? m.tool_calls?.map((c) => c.id) : m.role === "tool" ? m.tool_call_id : m.role))).toEqual([
+          "system",
+          "user",
+          ["call_0"],
+          "call_0",
+          ["call_0_2"],
+          "call_0_2",
+        ]);
+      },
+    );
+  });
+});
+
+describe("npm run live：设置从环境变量来，缺了就说清楚并以非零退出", () => {
+  it("什么都没设：列出缺的变量、给例子，退出码 2，不发请求", async () => {
+    const io = liveIO({});
+    expect(await runLive(["你好"], io)).toBe(2);
+    expect(io.out).toEqual([]);
+    const text = io.err.join("\n");
+    for (const name of [ENV.baseUrl, ENV.model, ENV.apiKey]) expect(text).toContain(`${name} 没有设置`);
+    expect(text).toContain('npm run live -- "');
+  });
+
+  it("远程地址必须有密钥，本机地址可以不设；超时、信任写错了也点名；没给问题打用法", async () => {
+    expect(readLiveConfig({ [ENV.baseUrl]: "https://api.deepseek.com/v1", [ENV.model]: "deepseek-chat" })).toEqual({
+      ok: false,
+      problems: [expect.stringContaining(`${ENV.apiKey} 没有设置`)],
+    });
+    expect(readLiveConfig({ [ENV.baseUrl]: "http://localhost:8080/v1", [ENV.model]: "m" })).toMatchObject({ ok: true, config: { apiKey: undefined, timeoutMs: 120_000, trust: "untrusted" } });
+    expect(readLiveConfig({ [ENV.baseUrl]: "ftp://x", [ENV.model]: "m", [ENV.timeoutMs]: "soon", [ENV.trust]: "yes" })).toEqual({
+      ok: false,
+      problems: [`${ENV.baseUrl} 不是 http(s) 地址：ftp://x/`, `${ENV.timeoutMs} 要是正整数（毫秒），现在是 "soon"`, `${ENV.trust} 只能是 trusted 或 untrusted，现在是 "yes"`],
+    });
+    const io = liveIO({ [ENV.baseUrl]: "http://127.0.0.1:1/v1", [ENV.model]: "m" });
+    expect(await runLive([], io)).toBe(2);
+    expect(io.err).toEqual(['用法：npm run live -- "你的问题"']);
+  });
+
+  it("跑通一轮：stdout 只有最终回答，stderr 有开场一行和工具进度，退出码 0；不信任时 AGENTS.md 不进系统提示；工具结果里的密钥打码", async () => {
+    writeFileSync(join(work, "AGENTS.md"), `这个项目用 pnpm。部署口令：${KEY}`);
+    try {
+      await withServer(
+        (n) => ({ chunks: [n % 2 === 0 ? [event(toolChunk(0, { id: "c", name: "read", arguments: '{"path":"AGENTS.md"}' })), event(finishChunk("tool_calls")), DONE].join("") : textAnswer(["读完了。"])] }),
+        async (server) => {
+          const env = { [ENV.baseUrl]: server.baseUrl, [ENV.model]: "test-model", [ENV.apiKey]: KEY };
+          const io = liveIO(env);
+          expect(await runLive(["这个", "项目？"], io)).toBe(0);
+          expect(io.out).toEqual(["读完了。"]);
+          expect(io.err).toEqual([
+            `mini Pi · 模型 test-model @ ${server.baseUrl} · 工作目录 ${work}`,
+            "AGENTS.md 没有加载：项目默认不信任，确认它可信后设 MINI_PI_TRUST=trusted",
+            '  → read {"path":"AGENTS.md"}',
+            "  ← 22 chars",
+          ]);
+          const toolMessage = (server.requests[1].body as { messages: ChatMessage[] }).messages.at(-1);
+          expect(toolMessage).toEqual({ role: "tool", tool_call_id: "c", content: "这个项目用 pnpm。部署口令：sk-***" });
+          const system = (body: unknown): string => (body as { messages: ChatMessage[] }).messages[0].content ?? "";
+          expect(system(server.requests[0].body)).not.toContain("pnpm");
+
+          const trusted = liveIO({ ...env, [ENV.trust]: "trusted" });
+          expect(await runLive(["再问一次"], trusted)).toBe(0);
+          expect(trusted.err[1]).toBe("AGENTS.md 已加载（MINI_PI_TRUST=trusted）");
+          expect(system(server.requests[2].body)).toContain("这个项目用 pnpm。");
+          for (const line of [...io.out, ...io.err, ...trusted.out, ...trusted.err]) expect(line).not.toContain(KEY);
+        },
+      );
+    } finally {
+      rmSync(join(work, "AGENTS.md"));
+    }
+  });
+
+  it("回答以出错告终：stdout 打出 error 那一行，退出码 1，服务器回显的密钥被换成 ***", async () => {
+    await withServer(
+      () => ({ status: 401, headers: { "content-type": "application/json" }, chunks: [JSON.stringify({ error: { message: `bad key ${KEY}` } })] }),
+      async (server) => {
+        const io = liveIO({ [ENV.baseUrl]: server.baseUrl, [ENV.model]: "m", [ENV.apiKey]: KEY });
+        expect(await runLive(["hi"], io)).toBe(1);
+        expect(io.out).toEqual(["error: HTTP 401 Unauthorized: bad key *** (check MINI_PI_API_KEY, and that this key may use MINI_PI_MODEL)"]);
+        for (const line of [...io.out, ...io.err]) expect(line).not.toContain(KEY);
+      },
+    );
+  });
+
+  it("真的当命令跑（node --import tsx live/main.ts），没有设置：打说明，退出码 2", async () => {
+    const result = await promisify(execFile)(process.execPath, ["--import", "tsx", "live/main.ts", "你好"], { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${ENV.baseUrl} 没有设置`);
+  });
+});
