@@ -82,6 +82,7 @@ export function createLiveAgent(config: LiveConfig, io: LiveIO): Agent {
     runtime: new ExtensionRuntime(registry),
     mode: new PrintMode(io.stdout),
     trust: config.trust,
+    packages: [],
   };
 }
 

@@ -141,11 +141,10 @@ export function buildProviderInput(agent: Agent): ProviderInput {
  */
 export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
   const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => ({
-    role: "assistant",
-    content: [...parts, parts.length > 0 ? "\n" : "", `error: ${what}`].join(""),
-    stopReason: "error",
-  });
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
   try {
     for await (const event of events) {
       switch (event.type) {

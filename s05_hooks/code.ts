@@ -137,7 +137,7 @@ export class ToolRegistry {
           ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
           : issue.path.length === 0
             ? "arguments must be an object"
-            : `argument "${issue.path.join(".")}" ${call.input[String(issue.path[0])] === undefined ? "is missing" : "must be a string"}`,
+            : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
       );
       return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
     }
@@ -219,11 +219,10 @@ export function buildProviderInput(agent: Agent): ProviderInput {
  */
 export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
   const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => ({
-    role: "assistant",
-    content: [...parts, parts.length > 0 ? "\n" : "", `error: ${what}`].join(""),
-    stopReason: "error",
-  });
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
   try {
     for await (const event of events) {
       switch (event.type) {

@@ -218,7 +218,7 @@ export class ToolRegistry {
           ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
           : issue.path.length === 0
             ? "arguments must be an object"
-            : `argument "${issue.path.join(".")}" ${call.input[String(issue.path[0])] === undefined ? "is missing" : "must be a string"}`,
+            : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
       );
       return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
     }
@@ -319,11 +319,10 @@ export function createTurnSnapshot(input: ProviderInput): TurnSnapshot {
  */
 export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
   const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => ({
-    role: "assistant",
-    content: [...parts, parts.length > 0 ? "\n" : "", `error: ${what}`].join(""),
-    stopReason: "error",
-  });
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
   try {
     for await (const event of events) {
       switch (event.type) {
@@ -372,15 +371,15 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   // 一轮开始：拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
   const snapshot = createTurnSnapshot(buildProviderInput(agent));
   const provider = agent.providers?.[state.model] ?? agent.provider;
-  const own: AgentMessage[] = [];
+  const own: ProviderMessage[] = [];
   const keep = (message: AgentMessage): void => {
     state.messages.append(message);
-    own.push(message);
+    own.push(toProviderMessage(message));
   };
 
   for (let turn = 0; turn < maxTurns; turn++) {
     const calls: ToolCall[] = [];
-    const input: ProviderInput = { ...snapshot, messages: [...snapshot.messages, ...own.map(toProviderMessage)] };
+    const input: ProviderInput = { ...snapshot, messages: [...snapshot.messages, ...own] };
     let assistant: AssistantMessage;
     try {
       assistant = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));

@@ -219,7 +219,7 @@ export class ToolRegistry {
           ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
           : issue.path.length === 0
             ? "arguments must be an object"
-            : `argument "${issue.path.join(".")}" ${call.input[String(issue.path[0])] === undefined ? "is missing" : "must be a string"}`,
+            : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
       );
       return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
     }
@@ -518,29 +518,35 @@ export function templateTool(name: string, template: string, from: string): Tool
   const params = [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))];
   return {
     spec: { name, description: `${from} 包提供的模板工具`, input: Object.fromEntries(params.map((p) => [p, `填入 {${p}} 的文字`])) },
-    handler: (input) => template.replace(/\{(\w+)\}/g, (_, p: string) => input[p] ?? ""),
+    handler: (input) => template.replace(/\{(\w+)\}/g, (_, p: string) => (Object.hasOwn(input, p) ? input[p] : "")),
   };
 }
 
 /**
  * 把装好的包接回主线：工具和命令经由一个扩展进 registry 和命令表（和 Pi 一样，工具、命令都来自扩展），
- * 资料并进 loader，照样受信任约束。名字和已有的工具、命令撞了就整包拒绝：报错，什么都不装。
+ * 资料并进 loader，照样受信任约束。包名、工具名、命令名、技能或提示的名字和已有的撞了，就整包拒绝：报错，什么都不装。
  * @since s12
  */
 export function installPackage(agent: Agent, loaded: LoadedPackage): void {
-  const resources: ContextResource[] = Object.entries(loaded.resources).map(([name, content]) => {
-    const kind = resourceKind(name);
-    if (kind === undefined) throw new Error(`package "${loaded.name}": resource "${name}" has no known kind; nothing was installed`);
-    return { kind, name, content };
-  });
+  const where = `package "${loaded.name}"`;
+  const refuse = (what: string): never => {
+    throw new Error(`${where}: ${what}; nothing was installed`);
+  };
   // 先把所有冲突查完，再动手：要么整包装上，要么什么都不变。
+  if (agent.packages.includes(loaded.name)) refuse("a package with this name is already installed");
   const taken = new Set(agent.registry.getSpecs().map((spec) => spec.name));
-  for (const name of Object.keys(loaded.tools)) {
-    if (taken.has(name)) throw new Error(`package "${loaded.name}": tool "${name}" is already registered; nothing was installed`);
-  }
-  for (const name of Object.keys(loaded.commands)) {
-    if (agent.runtime.hasCommand(name)) throw new Error(`package "${loaded.name}": command "${name}" is already registered; nothing was installed`);
-  }
+  for (const name of Object.keys(loaded.tools)) if (taken.has(name)) refuse(`tool "${name}" is already registered`);
+  for (const name of Object.keys(loaded.commands)) if (agent.runtime.hasCommand(name)) refuse(`command "${name}" is already registered`);
+
+  // 技能和追加提示按去掉目录的名字认人，和已加载的同种资料重名就拒绝；包里的 AGENTS.md 带上包名，和项目自己的分开。
+  const bare = (name: string): string => name.replace(/^(skills|prompts)\//, "");
+  const loadedNames = new Set(agent.loader.load("trusted").map((r) => `${r.kind}:${bare(r.name)}`));
+  const resources: ContextResource[] = Object.entries(loaded.resources).map(([name, content]) => {
+    const kind = resourceKind(name) ?? refuse(`resource "${name}" is not AGENTS.md, skills/… or prompts/…`);
+    if (kind === "agents") return { kind, name: `${loaded.name}/${name}`, content };
+    if (loadedNames.has(`${kind}:${bare(name)}`)) refuse(`resource "${name}" clashes with a loaded ${kind} of the same name`);
+    return { kind, name: bare(name), content };
+  });
 
   agent.runtime.use(function packageInstaller(api) {
     for (const [name, template] of Object.entries(loaded.tools)) api.registerTool(templateTool(name, template, loaded.name));
@@ -549,6 +555,7 @@ export function installPackage(agent: Agent, loaded: LoadedPackage): void {
   // ResourceLoader 的形状全课不变（U2），所以换一个新 loader。load("trusted") 在这里只是把旧 loader 里的资料
   // 原样抄出来，不是放行；真正的信任过滤发生在每轮 buildProviderInput 调 load(agent.trust) 的时候。
   agent.loader = new ResourceLoader([...agent.loader.load("trusted"), ...resources]);
+  agent.packages.push(loaded.name);
 }
 
 // ── 输出 ──────────────────────────────────────────────────
@@ -616,6 +623,8 @@ export type Agent = {
   runtime: ExtensionRuntime;
   mode: RuntimeMode;
   trust: ProjectTrust;
+  /** 已经装上的包名。同名的包不装第二次。 */
+  packages: string[];
 };
 
 // ── 组装输入 ──────────────────────────────────────────────
@@ -657,11 +666,10 @@ export function createTurnSnapshot(input: ProviderInput): TurnSnapshot {
  */
 export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
   const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => ({
-    role: "assistant",
-    content: [...parts, parts.length > 0 ? "\n" : "", `error: ${what}`].join(""),
-    stopReason: "error",
-  });
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
   try {
     for await (const event of events) {
       switch (event.type) {
@@ -712,7 +720,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   // ③ snapshot：s06。拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
   const snapshot = createTurnSnapshot(buildProviderInput(agent));
   const provider = agent.providers?.[state.model] ?? agent.provider;
-  const own: AgentMessage[] = [];
+  const own: ProviderMessage[] = [];
   const events: RuntimeEvent[] = [];
   const emit = (event: RuntimeEvent): void => {
     events.push(event);
@@ -720,7 +728,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   };
   const keep = (message: AgentMessage): void => {
     state.messages.append(message);
-    own.push(message);
+    own.push(toProviderMessage(message));
     emit({ type: "message", content: message.content });
   };
   // ⑦ 收尾：广播 done，把这一轮的事件交给运行模式呈现（s10，R7）
@@ -733,7 +741,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   // ④ 工具循环：s04，最多 maxTurns 次（R5）
   for (let turn = 0; turn < maxTurns; turn++) {
     const calls: ToolCall[] = [];
-    const input: ProviderInput = { ...snapshot, messages: [...snapshot.messages, ...own.map(toProviderMessage)] };
+    const input: ProviderInput = { ...snapshot, messages: [...snapshot.messages, ...own] };
     let assistant: AssistantMessage;
     try {
       // s03 事件流（U1）：边收边拼；流出错变成 stopReason "error" 的消息（R4 ①）
@@ -1021,6 +1029,7 @@ export async function main(): Promise<void> {
     runtime,
     mode: new PrintMode(consoleOutput),
     trust: "trusted",
+    packages: [],
   };
 
   installPackage(agent, loadPackage(createDemoPackage()));

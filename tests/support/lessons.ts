@@ -77,6 +77,7 @@ export type TestAgent = {
   runtime?: Runtime;
   mode?: { render(events: RuntimeEventLike[]): void };
   trust?: string;
+  packages?: string[];
 };
 
 export interface LessonModule {
@@ -96,6 +97,17 @@ export interface LessonModule {
   PrintMode: new (output: OutputLike) => { render(events: RuntimeEventLike[]): void };
   JsonMode: new (output: OutputLike) => { render(events: RuntimeEventLike[]): void };
   DEFAULT_MAX_TURNS: number;
+  // 演示用的零件（D17）：黄金轨迹把每课 main() 的演示当数据重放时用。
+  createFakeProvider(): ProviderLike;
+  createDemoTools(): ToolLike[];
+  DEMO_FILES: Record<string, string>;
+  createPermissionGate(): Hooks;
+  renderTree(entries: ReturnType<Tree["allEntries"]>): string[];
+  createDemoResources(): { kind: "agents" | "skill" | "prompt"; name: string; content: string }[];
+  statsExtension: (api: ExtensionApiLike) => void;
+  brokenExtension: (api: ExtensionApiLike) => void;
+  createDemoPackage(): { manifest: { name: string; tools: string[]; commands: string[]; resources: string[] }; contents: Record<string, string> };
+  SYSTEM_PREAMBLE: string;
 }
 
 const cache = new Map<string, Promise<LessonModule>>();
@@ -171,6 +183,27 @@ export function scriptedProvider(id: string, script: Script): { provider: Provid
   };
 }
 
+/** 包一层任意 provider（比如课里的 createFakeProvider()），记下它每次收到的输入（深拷贝），事件原样转发。 */
+export function recordingProvider(inner: ProviderLike): { provider: ProviderLike; inputs: Input[] } {
+  const inputs: Input[] = [];
+  const provider: ProviderLike = {};
+  const complete = inner.complete?.bind(inner);
+  const stream = inner.stream?.bind(inner);
+  if (complete !== undefined) {
+    provider.complete = (input) => {
+      inputs.push(structuredClone(input));
+      return complete(input);
+    };
+  }
+  if (stream !== undefined) {
+    provider.stream = (input) => {
+      inputs.push(structuredClone(input));
+      return stream(input);
+    };
+  }
+  return { provider, inputs };
+}
+
 export type AgentParts = {
   provider: ProviderLike;
   tools?: ToolLike[];
@@ -196,6 +229,7 @@ export function makeAgent(id: string, mod: LessonModule, parts: AgentParts): { a
   if (n >= 9 && agent.registry !== undefined) agent.runtime = new mod.ExtensionRuntime(agent.registry);
   if (n >= 10) agent.mode = parts.mode ?? new mod.PrintMode(output);
   if (n >= 11) agent.trust = parts.trust ?? "trusted";
+  if (n >= 12) agent.packages = [];
   const messages = (): Msg[] => {
     const m = agent.state.messages;
     return Array.isArray(m) ? m : m.currentPath();
