@@ -1,0 +1,148 @@
+// 适配器（真实 Pi 一侧）：同一个剧本交给 @earendil-works/pi-agent-core 1.6.0 的 runAgentLoop 跑一次。
+// 模型换成照剧本出事件的 streamFn（建在 pi-ai 的 createAssistantMessageEventStream 上），工具是 AgentTool，
+// 钩子是 beforeToolCall，convertToLlm 原样返回。只有 `npm run fidelity` 会加载这个文件。
+
+import { type AgentLoopConfig, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
+import {
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  createAssistantMessageEventStream,
+  type JsonObject,
+  type Model,
+  type StopReason,
+  type TextContent,
+  type ToolCall,
+  type Usage,
+} from "@earendil-works/pi-ai";
+import { asRequest, normalisePi, type Trace } from "./compare.ts";
+import type { Run } from "./mini.ts";
+import { type Reply, type Scenario, toolOutput } from "./scenarios.ts";
+
+const MODEL: Model<"openai-completions"> = {
+  id: "scripted",
+  name: "scripted model",
+  api: "openai-completions",
+  provider: "fidelity",
+  baseUrl: "http://127.0.0.1:9",
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  reasoning: false,
+  contextWindow: 100_000,
+  maxTokens: 4_096,
+};
+
+const NO_USAGE: Usage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+const message = (content: (TextContent | ToolCall)[], stopReason: StopReason, errorMessage?: string): AssistantMessage => ({
+  role: "assistant",
+  content,
+  api: MODEL.api,
+  provider: MODEL.provider,
+  model: MODEL.id,
+  usage: NO_USAGE,
+  stopReason,
+  timestamp: Date.now(),
+  ...(errorMessage === undefined ? {} : { errorMessage }),
+});
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
+
+/**
+ * 一次回答变成 Pi 的助手消息事件：start，文字（text_start/_delta/_end），每个调用（toolcall_start/_end），
+ * 最后 done；provider 出错则以 error 收尾（出错前一个字都没有时，连 start 都不发——Pi 允许这样）。
+ * 按 StreamFn 的约定，出错写进流里，绝不抛出。
+ */
+function streamReply(reply: Reply): AssistantMessageEventStream {
+  const stream = createAssistantMessageEventStream();
+  if (reply.kind === "error" && reply.partialText === undefined) {
+    stream.push({ type: "error", reason: "error", error: message([], "error", reply.message) });
+    return stream;
+  }
+  const content: (TextContent | ToolCall)[] = [];
+  const partial = message(content, "pending");
+  stream.push({ type: "start", partial });
+  const text = reply.kind === "error" ? (reply.partialText ?? "") : reply.text;
+  if (text !== "") {
+    const textBlock: TextContent = { type: "text", text: "" };
+    const contentIndex = content.push(textBlock) - 1;
+    stream.push({ type: "text_start", contentIndex, partial });
+    textBlock.text = text;
+    stream.push({ type: "text_delta", contentIndex, delta: text, partial });
+    stream.push({ type: "text_end", contentIndex, content: text, partial });
+  }
+  if (reply.kind === "error") {
+    stream.push({ type: "error", reason: "error", error: message([...content], "error", reply.message) });
+    return stream;
+  }
+  for (const call of reply.calls) {
+    const toolCall: ToolCall = { type: "toolCall", id: call.id, name: call.name, arguments: JSON.parse(JSON.stringify(call.args)) as JsonObject };
+    const contentIndex = content.push(toolCall) - 1;
+    stream.push({ type: "toolcall_start", contentIndex, partial });
+    stream.push({ type: "toolcall_end", contentIndex, toolCall, partial });
+  }
+  stream.push({ type: "done", reason: reply.stop, message: message([...content], reply.stop) });
+  return stream;
+}
+
+export async function runPi(scenario: Scenario): Promise<Run> {
+  const requests: Trace[] = [];
+  let overrun = false;
+  const streamFn: StreamFn = (_model, context) => {
+    requests.push(asRequest(normalisePi(context.messages)));
+    const reply = scenario.reply(requests.length - 1);
+    if (reply !== undefined) return streamReply(reply);
+    overrun = true;
+    return streamReply({ kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+  };
+
+  const tools: AgentTool[] = scenario.tools.map((tool) => ({
+    name: tool.name,
+    label: tool.name,
+    description: `${tool.name} tool`,
+    parameters: {
+      type: "object",
+      properties: Object.fromEntries(tool.params.map((p) => [p, { type: "string", description: p }])),
+      required: tool.params,
+      additionalProperties: false,
+    },
+    execute: async (_toolCallId, params) => ({ content: [{ type: "text", text: toolOutput(tool, asRecord(params)) }], details: {} }),
+  }));
+
+  const config: AgentLoopConfig = { model: MODEL, convertToLlm: (messages) => messages };
+  const { before, after } = scenario.hooks ?? {};
+  if (before !== undefined) {
+    config.beforeToolCall = async ({ toolCall }) => {
+      if (toolCall.name !== before.tool) return undefined;
+      if (before.kind === "throw") throw new Error(before.message);
+      return { block: true, reason: before.reason };
+    };
+  }
+  if (after !== undefined) {
+    config.afterToolCall = async ({ result }) => ({
+      content: [{ type: "text", text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("") + after.suffix }],
+    });
+  }
+  const { piTurnLimit } = scenario;
+  if (piTurnLimit !== undefined) {
+    let turns = 0;
+    config.finishTurn = () => (++turns >= piTurnLimit ? { action: "end" } : undefined);
+  }
+
+  const messages = await runAgentLoop(
+    [{ role: "user", content: scenario.input, timestamp: Date.now() }],
+    { messages: [], tools },
+    config,
+    () => {},
+    undefined,
+    streamFn,
+  );
+  return { trace: normalisePi(messages), requests, overrun };
+}
