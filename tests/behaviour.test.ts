@@ -7,6 +7,7 @@ import {
   LESSONS,
   ROOT,
   type Call,
+  type LessonModule,
   echoTool,
   forLessonsFrom,
   lessonDir,
@@ -224,19 +225,24 @@ forLessonsFrom("s04", (id, load) => {
   });
 });
 
+/** 一个会在执行时往 registry 登记新工具 late 的工具 add；模型第一次就调它，之后只回文字。 */
+async function midTurnRegistration(id: string, mod: LessonModule) {
+  const { provider, inputs } = scriptedProvider(id, (_i, n) => (n === 0 ? toolUse("", call("c1", "add", {})) : text("ok")));
+  const holder: { register?: () => void } = {};
+  const add = { spec: { name: "add", description: "", input: {} }, handler: () => (holder.register?.(), "added") };
+  const { agent } = makeAgent(id, mod, { provider, tools: [add] });
+  holder.register = () => agent.registry?.register(echoTool("late").tool);
+  return { agent, mod, toolNamesSeen: () => inputs.map((i) => i.tools?.map((t) => t.name)) };
+}
+
 // 工具清单在一轮之内何时刷新：s04–s05 每次请求都现取，s06 起以本轮快照为准（EVOLUTION.md 决策 D20）。
 forLessonsFrom(
   "s04",
   (id, load) => {
     it("s06 之前：一轮之内新登记的工具，下一次请求就出现在清单里", async () => {
-      const mod = await load();
-      const { provider, inputs } = scriptedProvider(id, (_i, n) => (n === 0 ? toolUse("", call("c1", "add", {})) : text("ok")));
-      const holder: { register?: () => void } = {};
-      const add = { spec: { name: "add", description: "", input: {} }, handler: () => (holder.register?.(), "added") };
-      const { agent } = makeAgent(id, mod, { provider, tools: [add] });
-      holder.register = () => agent.registry?.register(echoTool("late").tool);
+      const { agent, mod, toolNamesSeen } = await midTurnRegistration(id, await load());
       await mod.runOneTurn(agent, "1");
-      expect(inputs.map((i) => i.tools?.map((t) => t.name))).toEqual([["add"], ["add", "late"]]);
+      expect(toolNamesSeen()).toEqual([["add"], ["add", "late"]]);
     });
   },
   "s05",
@@ -284,15 +290,10 @@ forLessonsFrom("s05", (id, load) => {
 // ── s06 起：每轮快照，model ───────────────────────────────
 forLessonsFrom("s06", (id, load) => {
   it("一轮之内新登记的工具不进本轮，下一轮才出现", async () => {
-    const mod = await load();
-    const { provider, inputs } = scriptedProvider(id, (_i, n) => (n === 0 ? toolUse("", call("c1", "add", {})) : text("ok")));
-    const holder: { register?: () => void } = {};
-    const add = { spec: { name: "add", description: "", input: {} }, handler: () => (holder.register?.(), "added") };
-    const { agent } = makeAgent(id, mod, { provider, tools: [add] });
-    holder.register = () => agent.registry?.register(echoTool("late").tool);
+    const { agent, mod, toolNamesSeen } = await midTurnRegistration(id, await load());
     await mod.runOneTurn(agent, "1");
     await mod.runOneTurn(agent, "2");
-    expect(inputs.map((i) => i.tools?.map((t) => t.name))).toEqual([["add"], ["add"], ["add", "late"]]);
+    expect(toolNamesSeen()).toEqual([["add"], ["add"], ["add", "late"]]);
   });
 
   it("一轮之内别处写进 state 的消息不进本轮的请求，下一轮才看得到", async () => {
