@@ -181,7 +181,7 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
   let assistant: AssistantMessage;
   try {
-    // stream() 可能在交出事件流之前就抛错；流里面的错，collectAssistantMessage 自己会转成消息
+    // 不是生成器写法的 stream() 可能在交出事件流之前就抛错；流里面的错，collectAssistantMessage 自己会转成消息
     assistant = await collectAssistantMessage(provider.stream(buildProviderInput(agent)));
   } catch (error) {
     assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };

@@ -291,7 +291,8 @@ export function createFakeProvider(): Provider {
       const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
       if (question.includes("崩")) throw new Error("provider unavailable (503)");
 
-      const callId = `call_${input.messages.filter((m) => m.role === "toolResult").length + 1}`;
+      const done = input.messages.filter((m) => m.role === "toolResult").length;
+      const callId = `call_${done + 1}`;
       let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`;
       let call: ToolCall | undefined;
       if (last?.role === "toolResult") {

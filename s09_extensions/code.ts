@@ -597,7 +597,8 @@ export function createFakeProvider(): Provider {
       const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
       if (question.includes("崩")) throw new Error("provider unavailable (503)");
 
-      const callId = `call_${input.messages.filter((m) => m.role === "toolResult").length + 1}`;
+      const done = input.messages.filter((m) => m.role === "toolResult").length;
+      const callId = `call_${done + 1}`;
       let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`;
       let call: ToolCall | undefined;
       const extra: ToolCall[] = [];
@@ -625,8 +626,8 @@ export function createFakeProvider(): Provider {
       } else if (question.includes("删掉")) {
         const [target = "", other = ""] = paths;
         reply = `先删 ${target}，再读 ${other}。`;
-        call = { id: "call_1", name: "rm", input: { path: target } };
-        extra.push({ id: "call_2", name: "read", input: { path: other } });
+        call = { id: callId, name: "rm", input: { path: target } };
+        extra.push({ id: `call_${done + 2}`, name: "read", input: { path: other } });
       } else if (last?.role === "toolResult") {
         const result = last.content;
         const missing = /^error: no such file: (.+)$/.exec(result);
