@@ -602,7 +602,7 @@ export async function main(): Promise<void> {
   };
 
   await ask("给这个项目起个名字");
-  const firstAnswer = tree.allEntries()[1];
+  const firstAnswer = tree.allEntries().find((entry) => entry.role === "assistant") ?? tree.allEntries()[0];
   await ask("再短一点");
   showPath("— 路径 A");
 

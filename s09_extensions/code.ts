@@ -355,6 +355,7 @@ export class ExtensionRuntime {
 
   /** 装一个扩展。它登记的东西先记在一边，扩展函数顺利跑完才一起生效。 */
   use(ext: Extension): void {
+    // 具名函数、赋给变量的箭头函数，JS 都会给它一个 name；错误信息靠它点名是哪个扩展。
     const name = ext.name || "anonymous";
     const tools: Tool[] = [];
     const commands: Command[] = [];

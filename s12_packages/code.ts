@@ -363,6 +363,7 @@ export class ExtensionRuntime {
 
   /** 装一个扩展。它登记的东西先记在一边，扩展函数顺利跑完才一起生效。 */
   use(ext: Extension): void {
+    // 具名函数、赋给变量的箭头函数，JS 都会给它一个 name；错误信息靠它点名是哪个扩展。
     const name = ext.name || "anonymous";
     const tools: Tool[] = [];
     const commands: Command[] = [];
@@ -548,10 +549,13 @@ export function installPackage(agent: Agent, loaded: LoadedPackage): void {
     return { kind, name: bare(name), content };
   });
 
+  const errorsBefore = agent.runtime.errors.length;
   agent.runtime.use(function packageInstaller(api) {
     for (const [name, template] of Object.entries(loaded.tools)) api.registerTool(templateTool(name, template, loaded.name));
     for (const [name, text] of Object.entries(loaded.commands)) api.registerCommand({ name, run: () => text });
   });
+  // 预检已经排除了 use 会拒绝的情况；万一两边的检查走偏，use 什么都不会留下，这里也就此停手。
+  if (agent.runtime.errors.length > errorsBefore) refuse(agent.runtime.errors.at(-1) ?? "the installer extension failed");
   // ResourceLoader 的形状全课不变（U2），所以换一个新 loader。load("trusted") 在这里只是把旧 loader 里的资料
   // 原样抄出来，不是放行；真正的信任过滤发生在每轮 buildProviderInput 调 load(agent.trust) 的时候。
   agent.loader = new ResourceLoader([...agent.loader.load("trusted"), ...resources]);
@@ -1012,7 +1016,7 @@ export function createDemoPackage(): Package {
 }
 
 /**
- * 完整的 mini Pi：装一个扩展、一个包（再试一个坏包），跑两轮，中间回到第一轮之前另起一支，最后看树和命令。
+ * 完整的 mini Pi：装一个扩展、一个包（再试两个装不上的包），跑三轮，第三轮前回到第一轮的回答另起一支，最后看树和命令。
  * @since s01
  */
 export async function main(): Promise<void> {
