@@ -1,0 +1,77 @@
+// 从仓库读出课程：每课的文件夹、README（标题、格言、Pi 边界）、code.ts、提交的 API 报告。
+// 只用 node:fs——VitePress 的配置也引用它来排侧栏，不能拖进测试框架。
+import { readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "..", "..");
+export const SITE = join(ROOT, "site");
+
+export type ApiReport = Record<string, string>;
+
+export type Lesson = {
+  /** "s04" */
+  id: string;
+  /** "s04_tool_loop" */
+  dir: string;
+  /** README 的 H1 全文，如 "s04: 工具循环 — 模型要工具，core 就去执行，再把结果交回给它" */
+  heading: string;
+  /** "工具循环" */
+  topic: string;
+  /** "模型要工具，core 就去执行，再把结果交回给它" */
+  tagline: string;
+  /** README 第一行引文：这一课的格言。 */
+  motto: string;
+  /** README 第二行引文去掉「Pi 边界：」。 */
+  boundary: string;
+  readme: string;
+  code: string;
+  api: ApiReport;
+  prev: string | undefined;
+  next: string | undefined;
+};
+
+/** 仓库里的课，按课号；和 tests/support/lessons.ts 认课的规则相同。 */
+export function lessonDirs(): string[] {
+  return readdirSync(ROOT)
+    .filter((name) => /^s\d\d_[a-z_]+$/.test(name))
+    .sort();
+}
+
+const stripQuote = (line: string | undefined): string => (line ?? "").replace(/^>\s?/, "").trim();
+
+export function loadCourse(): Lesson[] {
+  const dirs = lessonDirs();
+  const ids = dirs.map((dir) => dir.slice(0, 3));
+  return dirs.map((dir, i) => {
+    const id = ids[i];
+    const readme = readFileSync(join(ROOT, dir, "README.md"), "utf8");
+    const lines = readme.split("\n");
+    const h1 = lines.find((l) => l.startsWith("# "));
+    if (h1 === undefined) throw new Error(`${dir}/README.md has no H1`);
+    const heading = h1.slice(2).trim();
+    const m = /^s\d\d:\s*(.+?)\s+—\s+(.+)$/.exec(heading);
+    const quotes = lines.filter((l) => l.startsWith(">"));
+    const motto = stripQuote(quotes[0]);
+    const boundary = stripQuote(quotes.find((q) => q.includes("Pi 边界："))).replace(/^Pi 边界：/, "");
+    const apiText = readFileSync(join(ROOT, "tests", "api", `${id}.json`), "utf8");
+    return {
+      id,
+      dir,
+      heading,
+      topic: m?.[1] ?? heading,
+      tagline: m?.[2] ?? "",
+      motto,
+      boundary,
+      readme,
+      code: readFileSync(join(ROOT, dir, "code.ts"), "utf8"),
+      api: JSON.parse(apiText) as ApiReport,
+      prev: ids[i - 1],
+      next: ids[i + 1],
+    };
+  });
+}
+
+export const readRootReadme = (): string => readFileSync(join(ROOT, "README.md"), "utf8");
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

@@ -1,0 +1,208 @@
+// 生成 VitePress 的源页面（site/.gen/*.md）：首页和每课一页。
+// 课文就是课的 README.md 原文，VitePress 渲染；代码、差异、API 卡片、链路图是这里生成的静态 HTML，
+// 这些 HTML 不直接写进 markdown：VitePress 把 markdown 编译成 Vue 模板，Vue 会把只含空白的文字节点压掉，
+// 代码的缩进和词间空格就没了。所以它们放进旁边的 sNN.data.json，页面用 v-html 原样插入——服务端渲染时
+// 就在 HTML 里，不开 JavaScript 也看得到。回放是 Vue 组件 <Replay>，数据是录好的 site/replay/sNN.json。
+import type { MarkdownRenderer } from "vitepress";
+import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
+import { type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, diffViewHtml, newLines } from "./codeview.ts";
+import { type Lesson, escapeHtml } from "./course.ts";
+import type { CodeHighlighter } from "./highlight.ts";
+import { declarations } from "./codeview.ts";
+import type { Replay } from "./replay-types.ts";
+
+/** 页面旁边的 sNN.data.json：页面里 v-html 插入的几块 HTML。 */
+export type PageData = Record<string, string>;
+
+export type LessonPage = {
+  lesson: Lesson;
+  markdown: string;
+  data: PageData;
+  fresh: number;
+  diff: DiffStats | undefined;
+  cards: number;
+  steps: number;
+};
+
+const yaml = (value: string): string => JSON.stringify(value);
+
+function tabs(lesson: Lesson, code: string, diff: string, api: string, fresh: number, stats: DiffStats | undefined, cards: number): string {
+  const id = (name: string): string => `lp-tab-${lesson.id}-${name}`;
+  const prev = lesson.prev ?? "";
+  const label = (name: string, text: string, extra: string): string =>
+    `<label class="lp-tab-label" for="${id(name)}">${text}${extra !== "" ? ` <small>${extra}</small>` : ""}</label>`;
+  const input = (name: string, checked: boolean): string =>
+    `<input class="lp-tab-in" type="radio" name="lp-tab-${lesson.id}" id="${id(name)}" data-tab="${name}"${checked ? " checked" : ""}>`;
+  return (
+    `<div class="lp-tabs">` +
+    `${input("code", true)}${label("code", "本节代码", lesson.prev === undefined ? "全部是新的" : `新 ${fresh} 行`)}` +
+    `${input("diff", false)}${label("diff", lesson.prev === undefined ? "差异" : `与 ${prev} 的差异`, stats === undefined ? "" : `+${stats.added} −${stats.removed}`)}` +
+    `${input("api", false)}${label("api", "API 新增", String(cards))}` +
+    `<div class="lp-panel lp-panel-code" data-panel="code">${code}</div>` +
+    `<div class="lp-panel lp-panel-diff" data-panel="diff">${diff}</div>` +
+    `<div class="lp-panel lp-panel-api" data-panel="api">${api}</div>` +
+    `</div>`
+  );
+}
+
+export function lessonPage(lesson: Lesson, prev: Lesson | undefined, hl: CodeHighlighter, replay: Replay): LessonPage {
+  const highlighted = hl.lines(lesson.code);
+  const decls = declarations(lesson.code);
+  const fresh = newLines(prev?.code, lesson.code);
+  const codeHtml = codeViewHtml(lesson, highlighted, fresh, decls);
+  let diffHtml = `<p class="lp-empty">这是第一课，没有上一课可比：每一行都是新的。</p>`;
+  let stats: DiffStats | undefined;
+  if (prev !== undefined) {
+    const d = diffViewHtml(hl.lines(prev.code), highlighted, prev.code, lesson.code);
+    diffHtml = d.html;
+    stats = d.stats;
+  }
+  const cards = apiCards(lesson.id, prev?.api, lesson.api, decls);
+  const freshCount = fresh?.size ?? highlighted.length;
+
+  const lines = lesson.readme.replace(/\r\n/g, "\n").split("\n");
+  const firstH2 = lines.findIndex((l) => l.startsWith("## "));
+  const head = lines.slice(0, firstH2 < 0 ? lines.length : firstH2).join("\n").trimEnd();
+  const body = firstH2 < 0 ? "" : lines.slice(firstH2).join("\n").trimEnd();
+
+  const jump =
+    `<nav class="lp-jump" aria-label="本页">` +
+    `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
+    `<a href="#replay">回放<small>${replay.steps.length} 步</small></a>` +
+    `${prev !== undefined ? `<a href="/${prev.id}.html">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
+    `${lesson.next !== undefined ? `<a href="/${lesson.next}.html">下一课<small>${lesson.next}</small></a>` : ""}` +
+    `</nav>`;
+
+  const codeIntro =
+    prev === undefined
+      ? `${lesson.id} 是地基：下面每一行都是这一课写的。每个导出的声明都带 \`@since ${lesson.id}\`，后面的课会一直沿用它们。`
+      : `浅绿色的 ${freshCount} 行是这一课新加的：和 ${prev.id} 的 code.ts 逐行比对得出，和 \`npm run diff -- ${lesson.id}\` 用的是同一个行差异。` +
+        `前面几课已有的代码折叠起来了，点灰色的「第 …–… 行」展开；折叠条上列出里面的声明，小字是它的 \`@since\`——来自哪一课。`;
+
+  const replayIntro =
+    `把 \`npm run ${lesson.id}\` 的演示放慢，一步一步看：用户消息、provider 收到的输入和吐出的事件、钩子、工具的执行和结果、存进历史的消息、` +
+    `运行时事件、会话树的移动，以及终端上打出的每一行。每一步标着它靠的是哪一课的零件，「本节」是这一课新装的。` +
+    `回放由 \`npm run site:record\` 从课的代码里录出（site/replay/${lesson.id}.json），测试保证它和代码同步。`;
+
+  const markdown = [
+    "---",
+    `title: ${yaml(`${lesson.id} ${lesson.topic}`)}`,
+    `description: ${yaml(lesson.motto)}`,
+    "outline: [2, 3]",
+    "---",
+    "",
+    "<script setup>",
+    `import replay from "../replay/${lesson.id}.json";`,
+    `import lp from "./${lesson.id}.data.json";`,
+    "</script>",
+    "",
+    head,
+    "",
+    jump,
+    "",
+    body,
+    "",
+    "## 代码 {#code}",
+    "",
+    codeIntro,
+    "",
+    "<CodeTools />",
+    "",
+    '<div class="lp-raw" v-html="lp.tabs"></div>',
+    "",
+    "## 回放 {#replay}",
+    "",
+    replayIntro,
+    "",
+    '<Replay :data="replay" />',
+    "",
+  ].join("\n");
+  const data: PageData = { tabs: tabs(lesson, codeHtml, diffHtml, apiCardsHtml(cards), freshCount, stats, cards.length) };
+  return { lesson, markdown, data, fresh: freshCount, diff: stats, cards: cards.length, steps: replay.steps.length };
+}
+
+/** 根 README 按二级标题切段：[标题, 这一段的 markdown]。用 markdown-it 找标题，代码块里的 "## " 不算。 */
+export function readmeSections(readme: string, md: MarkdownRenderer): { preamble: string; sections: { title: string; body: string }[] } {
+  const lines = readme.split("\n");
+  const tokens = md.parse(readme, {});
+  const starts: { line: number; title: string }[] = [];
+  tokens.forEach((t, i) => {
+    if (t.type === "heading_open" && t.tag === "h2" && t.map !== null) starts.push({ line: t.map[0], title: tokens[i + 1]?.content ?? "" });
+  });
+  const preambleEnd = starts[0]?.line ?? lines.length;
+  const preamble = lines
+    .slice(0, preambleEnd)
+    .filter((l, i) => !(l.startsWith("# ") || (l.startsWith(">") && lines.slice(0, i).every((x) => !x.startsWith(">")))))
+    .join("\n")
+    .trim();
+  const sections = starts.map((start, i) => ({ title: start.title, body: lines.slice(start.line, starts[i + 1]?.line ?? lines.length).join("\n").trim() }));
+  return { preamble, sections };
+}
+
+export function homePage(
+  rootReadme: string,
+  chain: ChainSection,
+  md: MarkdownRenderer,
+  lessons: Lesson[],
+  lastDecls: Declaration[],
+): { markdown: string; data: PageData } {
+  const lines = rootReadme.split("\n");
+  const h1 = (lines.find((l) => l.startsWith("# ")) ?? "# learn-pi-agent").slice(2).trim();
+  const [name, text] = h1.includes("：") ? [h1.slice(0, h1.indexOf("：")), h1.slice(h1.indexOf("：") + 1)] : [h1, ""];
+  const tagline = (lines.find((l) => l.startsWith(">")) ?? "").replace(/^>\s?/, "").trim();
+  const cards = lessons
+    .map(
+      (l) =>
+        `<li><a class="lp-lesson" href="/${l.id}.html"><span class="lp-lesson-id">${l.id}</span>` +
+        `<span class="lp-lesson-topic">${escapeHtml(l.topic)}</span><span class="lp-lesson-tagline">${escapeHtml(l.tagline)}</span>` +
+        `<span class="lp-lesson-motto">${md.renderInline(l.motto, {})}</span></a></li>`,
+    )
+    .join("");
+  // 根 README 的其余各节原样放在课程列表后面；链路那一节换成图，课程目录那张表换成卡片。
+  const { preamble, sections } = readmeSections(rootReadme, md);
+  const rest = sections.filter((sec) => !sec.title.startsWith(CHAIN_HEADING.slice(3)) && sec.title !== "课程目录").map((sec) => sec.body);
+  const data: PageData = { chain: chainHtml(chain, md, lessons, lastDecls), lessons: `<ol class="lp-lessons">${cards}</ol>` };
+  const markdown = [
+    "---",
+    "layout: home",
+    `title: ${yaml(name)}`,
+    "hero:",
+    `  name: ${yaml(name)}`,
+    `  text: ${yaml(text)}`,
+    `  tagline: ${yaml(tagline)}`,
+    "  actions:",
+    "    - theme: brand",
+    `      text: ${yaml(`从 ${lessons[0]?.id ?? "s01"} 读起`)}`,
+    `      link: /${lessons[0]?.id ?? "s01"}`,
+    "    - theme: alt",
+    "      text: 一轮对话的完整链路",
+    "      link: '#chain'",
+    "    - theme: alt",
+    `      text: ${yaml(`${lessons.length} 节课`)}`,
+    "      link: '#lessons'",
+    "---",
+    "",
+    "<script setup>",
+    'import lp from "./index.data.json";',
+    "</script>",
+    "",
+    preamble,
+    "",
+    "## 一轮对话的完整链路 {#chain}",
+    "",
+    chain.intro,
+    "",
+    '<div class="lp-raw" v-html="lp.chain"></div>',
+    "",
+    chain.outro,
+    "",
+    `## ${lessons.length === 12 ? "十二节课" : `${lessons.length} 节课`} {#lessons}`,
+    "",
+    "每节课是 mini Pi 的一个版本：上一课的代码，再多一个零件。下面每张卡片写着这一课的主题和它的格言。",
+    "",
+    '<div class="lp-raw" v-html="lp.lessons"></div>',
+    "",
+    ...rest.flatMap((body) => [body, ""]),
+  ].join("\n");
+  return { markdown, data };
+}

@@ -1,0 +1,13 @@
+// npm run site:serve：在 http://127.0.0.1:4173 看 npm run site 生成的站点（PORT=… 换端口）。
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { SITE } from "./lib/course.ts";
+import { serveStatic } from "./server.ts";
+
+const dist = join(SITE, "dist");
+if (!existsSync(join(dist, "index.html"))) {
+  console.error("site/dist 还不存在：先跑 npm run site");
+  process.exit(1);
+}
+const server = await serveStatic(dist, Number(process.env.PORT ?? 4173));
+console.log(`课程网站：${server.url}/  （Ctrl+C 停止）`);
