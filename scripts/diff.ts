@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildApiReports } from "../tests/api/extract";
-import { diffReports } from "../tests/apidiff";
+import { diffReports, isLiteralUnionGrowth } from "../tests/apidiff";
 import { U1_UPGRADES } from "../tests/constitution";
 import { LESSON_DIRS, ROOT } from "../tests/support/lessons";
 import { diffLines } from "./linediff";
@@ -30,12 +30,16 @@ for (const [i, id] of ids.entries()) {
   if (i === 0 || (wanted.length > 0 && !wanted.includes(id))) continue;
   const prev = ids[i - 1];
   const { added, removed, changed } = diffReports(reports[prev], reports[id]);
-  const upgrade = (key: string): string => (U1_UPGRADES.some((u) => u.lesson === id && u.key === key) ? "这是升级（U1）" : "违反宪法：不在 U1 清单里");
+  const verdict = (key: string, from: string, to: string | null): string => {
+    if (U1_UPGRADES.some((u) => u.lesson === id && u.key === key)) return "这是升级（U1）";
+    if (to !== null && isLiteralUnionGrowth(from, to)) return "联合只增，R1 允许";
+    return "违反宪法：不在 U1 清单里";
+  };
 
   console.log(`# ${prev} → ${id}\n\n## API：新增 ${added.length}，升级/改动 ${changed.length + removed.length}`);
   for (const key of added.filter((k) => !k.includes("@"))) console.log(`+ ${key}  ${reports[id][key]}`);
-  for (const c of changed) console.log(`~ ${c.key}  ${c.from} → ${c.to}  [${upgrade(c.key)}]`);
-  for (const c of removed) console.log(`- ${c.key}  ${c.from}  [${upgrade(c.key)}]`);
+  for (const c of changed) console.log(`~ ${c.key}  ${c.from} → ${c.to}  [${verdict(c.key, c.from, c.to)}]`);
+  for (const c of removed) console.log(`- ${c.key}  ${c.from}  [${verdict(c.key, c.from, null)}]`);
 
   const lines = diffLines(codeOf(prev), codeOf(id));
   const adds = lines.filter((d) => d.kind === "add");

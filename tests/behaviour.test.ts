@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   LESSONS,
   ROOT,
@@ -43,11 +43,19 @@ forLessonsFrom("s01", (id, load) => {
     expect(messages().at(-1)).toEqual(reply);
   });
 
-  it("R7：core 的输出只经过 Output", async () => {
+  it("R7：core 的输出只经过 Output，一轮跑下来 console 一次都没碰", async () => {
     const mod = await load();
-    const { provider } = scriptedProvider(id, () => text("看得见"));
+    const { provider } = scriptedProvider(id, (_i, n) => (n === 0 && id >= "s04" ? toolUse("", call("c1", "nope", {})) : text("看得见")));
     const { agent, lines } = makeAgent(id, mod, { provider });
-    await mod.runOneTurn(agent, "hi");
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    let calls: number[];
+    try {
+      await mod.runOneTurn(agent, "hi");
+    } finally {
+      calls = spies.map((spy) => spy.mock.calls.length); // 先数，再还原（还原会清掉记录）
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(calls).toEqual([0, 0, 0, 0, 0]);
     expect(lines.join("\n")).toContain("看得见");
   });
 });

@@ -8,6 +8,8 @@ import {
   checkAppendOnly,
   checkConsole,
   checkDictionary,
+  checkImports,
+  checkNoExecutionPolicy,
   checkSince,
   checkStructure,
   checkU1Stale,
@@ -96,6 +98,18 @@ describe("R7: console only at the IO edge (main and the const X: Output it uses)
   });
 });
 
+describe("R8: each lesson file stands alone (imports only node:url and zod, so it also runs offline)", () => {
+  it("no import from another lesson or any other module", () => {
+    expect(lines(checkImports(sources))).toEqual([]);
+  });
+});
+
+describe("R6: no execution policy in the core", () => {
+  it("no Policy / Executor / Sandbox declarations (hooks are the only interceptor)", () => {
+    expect(lines(checkNoExecutionPolicy(sources))).toEqual([]);
+  });
+});
+
 // ── fixtures: each case must be caught with its rule id and line ──
 const FIXTURES = join(ROOT, "tests", "fixtures", "constitution");
 const EXPECTED: Record<string, string[]> = {
@@ -119,6 +133,8 @@ const EXPECTED: Record<string, string[]> = {
   "since-wrong": ["s02 @since: ToolSpec is tagged @since s01, but first appears in s02"],
   "since-missing": ["s02 @since: ToolSpec has no @since tag"],
   "r7-console": ["s02 R7: console in runOneTurn (line 6)"],
+  "r8-import": ['s02 R8: imports "../s01/code.ts" (line 1); a lesson may import only node:url, zod'],
+  "r6-policy": ["s02 R6: declares ExecutionPolicy; the core has no execution policy (hooks are the only interceptor)"],
   valid: [],
   "valid-u1": [],
 };

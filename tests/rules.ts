@@ -6,7 +6,7 @@ import { declarationsOf, type ApiReport } from "./api/extract";
 import { diffReports, formatViolation, isLiteralUnionGrowth, ownerOf, type Change } from "./apidiff";
 import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./constitution";
 
-export type Rule = "R1" | "R2" | "R7" | "R8" | "U1" | "U2" | "dictionary" | "@since";
+export type Rule = "R1" | "R2" | "R6" | "R7" | "R8" | "U1" | "U2" | "dictionary" | "@since";
 export type Violation = { rule: Rule; lesson: string; line: string };
 export type Reports = Record<string, ApiReport>; // lesson id → report
 export type Sources = Record<string, ts.SourceFile>; // lesson id → parsed code.ts
@@ -282,6 +282,45 @@ function where(n: ts.Node): string {
 }
 
 // ── everything but the dictionary (fixtures use arbitrary lesson ids) ──
+/** A lesson may import only these modules: it stays self-contained (no other lesson) and runs offline. */
+export const ALLOWED_IMPORTS = ["node:url", "zod"];
+
+/** R8 layout: every lesson file stands alone — static imports only, and only from ALLOWED_IMPORTS. */
+export function checkImports(sources: Sources): Violation[] {
+  const out: Violation[] = [];
+  for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const visit = (n: ts.Node): void => {
+      const line = () => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
+        const from = n.moduleSpecifier.text;
+        if (!ALLOWED_IMPORTS.includes(from)) {
+          out.push(violation("R8", id, `imports "${from}" (line ${line()}); a lesson may import only ${ALLOWED_IMPORTS.join(", ")}`));
+        }
+      }
+      if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        out.push(violation("R8", id, `dynamic import() (line ${line()}); a lesson may import only ${ALLOWED_IMPORTS.join(", ")}`));
+      }
+      n.forEachChild(visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+/** R6: no execution-permission system in the core — execution boundaries come from deployment, hooks are the only interceptor. */
+export function checkNoExecutionPolicy(sources: Sources): Violation[] {
+  const out: Violation[] = [];
+  for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const s of sf.statements) {
+      const name = (ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s) || ts.isClassDeclaration(s) || ts.isFunctionDeclaration(s)) ? s.name?.text : undefined;
+      if (name !== undefined && /Policy|Executor|Sandbox/.test(name)) {
+        out.push(violation("R6", id, `declares ${name}; the core has no execution policy (hooks are the only interceptor)`));
+      }
+    }
+  }
+  return out;
+}
+
 export function checkStructure(reports: Reports, sources: Sources): Violation[] {
   return [
     ...checkAppendOnly(reports),
@@ -290,5 +329,7 @@ export function checkStructure(reports: Reports, sources: Sources): Violation[] 
     ...checkU2(reports, sources),
     ...checkSince(reports),
     ...checkConsole(sources),
+    ...checkImports(sources),
+    ...checkNoExecutionPolicy(sources),
   ];
 }

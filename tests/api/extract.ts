@@ -1,5 +1,5 @@
 // API report extractor: one TypeScript program over all lesson files → a flat, sorted
-// Record<key, text> per lesson (format: .tmp/DESIGN.md "API report format").
+// Record<key, text> per lesson (the key format is described in tests/api/README.md).
 // Pitfalls handled (see reference apidiff.md): NoTruncation, enclosing node undefined,
 // top-level unions sorted, declared type node for optional members, literal consts widened.
 import { existsSync, readdirSync } from "node:fs";
