@@ -376,6 +376,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -419,13 +420,6 @@ export function createDemoTools(): Tool[] {
   ];
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
-
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
  * @since s05
@@ -437,6 +431,13 @@ export function createPermissionGate(): ToolHooks {
     afterToolCall: (_call, result) => result.replace(/sk-[\w-]+/g, "sk-***"),
   };
 }
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示：模型在一次回答里要两个调用，一个删文件、一个读配置。权限闸拦下删除，放行读取并给密钥打码。

@@ -423,6 +423,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -466,13 +467,6 @@ export function createDemoTools(): Tool[] {
   ];
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
-
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
  * @since s05
@@ -484,6 +478,13 @@ export function createPermissionGate(): ToolHooks {
     afterToolCall: (_call, result) => result.replace(/sk-[\w-]+/g, "sk-***"),
   };
 }
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示：第一轮里一个工具在执行时往 registry 登记了新工具 git_log，这一轮的模型看不到它；

@@ -497,6 +497,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -540,13 +541,6 @@ export function createDemoTools(): Tool[] {
   ];
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
-
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
  * @since s05
@@ -576,6 +570,13 @@ export function renderTree(entries: SessionEntry[]): string[] {
   walk(null, 0);
   return lines;
 }
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示：问两轮；再回到第一轮的回答，换个问法另起一支。两条路径都打出来，最后画出整棵树。

@@ -554,6 +554,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -597,13 +598,6 @@ export function createDemoTools(): Tool[] {
   ];
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
-
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
  * @since s05
@@ -645,6 +639,13 @@ export function createDemoResources(): ContextResource[] {
     { kind: "prompt", name: "style", content: "回答用中文，先给结论。" },
   ];
 }
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示：先看资料拼出来的系统提示长什么样，再问一个只有读了项目说明才答得上的问题；最后换一个没有资料的 agent 对比。

@@ -665,6 +665,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -707,13 +708,6 @@ export function createDemoTools(): Tool[] {
     },
   ];
 }
-
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
@@ -785,6 +779,13 @@ export const brokenExtension: Extension = (api) => {
   api.registerCommand({ name: "half", run: () => "不该出现" });
   throw new Error("config file missing");
 };
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示：装两个扩展（一个好的、一个坏的），让模型用扩展加的工具，再跑扩展加的命令。

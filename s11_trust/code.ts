@@ -718,6 +718,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -760,13 +761,6 @@ export function createDemoTools(): Tool[] {
     },
   ];
 }
-
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
@@ -838,6 +832,13 @@ export const brokenExtension: Extension = (api) => {
   api.registerCommand({ name: "half", run: () => "不该出现" });
   throw new Error("config file missing");
 };
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示：同一个项目、同一个问题，不信任时模型看不到项目说明，信任后才看得到。

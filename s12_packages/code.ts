@@ -879,6 +879,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
+// ── 演示用的项目、工具和扩展 ───────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -921,13 +922,6 @@ export function createDemoTools(): Tool[] {
     },
   ];
 }
-
-// ── IO 边缘 ───────────────────────────────────────────────
-/**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
- * @since s01
- */
-export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 演示用的权限闸：删除类工具一律拦下；读到的内容里像密钥的串打上码。
@@ -1014,6 +1008,13 @@ export function createDemoPackage(): Package {
     },
   };
 }
+
+// ── IO 边缘 ───────────────────────────────────────────────
+/**
+ * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * @since s01
+ */
+export const consoleOutput: Output = { log: (line) => console.log(line) };
 
 /**
  * 完整的 mini Pi：装一个扩展、一个包（再试两个装不上的包），跑三轮，第三轮前回到第一轮的回答另起一支，最后看树和命令。
