@@ -1,5 +1,5 @@
 // Lesson READMEs against EVOLUTION.md §6 (template, 试一下, 接入主线, ghost nouns, 词汇纪律, Pi trace,
-// banned phrases). The checks live in tests/docs.ts; every check is also run on broken fixtures
+// banned phrases, code excerpts). The checks live in tests/docs.ts; every check is also run on broken fixtures
 // (tests/fixtures/docs/bad/*.md) to prove it can fail. One lesson by hand: npx tsx scripts/check-docs.ts s03
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,9 +8,11 @@ import {
   CHECKS,
   README_PENDING,
   ROOT,
+  checkCodeExcerpts,
   checkLesson,
   checkMainline,
   checkReadme,
+  checkVocabulary,
   contextFor,
   createCommandRunner,
   loadProject,
@@ -83,12 +85,15 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "mainline-missing", rule: rule("接入主线"), message: /^s03 README 接入主线: `DEMO_TEXT` is new in s03 but not named here$/ },
   { file: "mainline-upgrade", rule: rule("接入主线"), message: /^s03 README 接入主线: U1 upgrade `Provider\.complete` must be named in backticks on a line that says 「这是升级」/ },
   { file: "mainline-claim", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `"stop"` is new, but the API diff s02 → s03 does not add it$/ },
+  { file: "mainline-new-row", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `Provider` is new, but the API diff s02 → s03 does not add it$/ },
   { file: "ghost", rule: rule("no ghost"), message: /^s03 README 问题: ghost noun `toProviderMessage` \(not in s03_fixture\/code\.ts\)$/ },
   { file: "ghost-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `ToolCall` comes from s04: label it right after the name, `ToolCall`（s04 加）$/ },
   { file: "ghost-literal-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
   { file: "vocabulary", rule: rule("词汇纪律"), message: /^s03 README 工作原理: `run` is introduced in s04; .*\(R-写⑤\)$/ },
+  { file: "vocabulary-prose", rule: rule("词汇纪律"), message: /^s03 README 接下来: `ToolCall` \(in prose\) is introduced in s04; 接下来 may only use names this lesson has explained \(R-写⑤\)$/ },
   { file: "pi-name", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: `EventStream\.pushAll` not found in Pi 1\.6\.0$/ },
   { file: "pi-path", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: path `packages\/ai\/src\/type\.ts` not found in Pi 1\.6\.0$/ },
+  { file: "code-excerpt", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 is not in s03_fixture\/code\.ts \(first differing line: "  for await \(const event of events\) parts\.push\(event\.text\);"\)$/ },
   { file: "banned-phrase", rule: rule("banned"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
   { file: "banned-scope", rule: rule("banned"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
 ];
@@ -125,6 +130,41 @@ describe("docs checks catch each broken fixture (tests/fixtures/docs)", () => {
       "s01 README 接入主线: `DEMO_TEXT` is an s01 declaration (the foundation) but not named here",
       "s01 README 接入主线: `collect` is an s01 declaration (the foundation) but not named here",
     ]);
+  });
+});
+
+describe("rule details", () => {
+  const claims = (readme: string): string[] => checkMainline("s03", readme, fixtureCtx).filter((m) => m.includes(" claims "));
+
+  it("a `—` row claims the names of its first cell: new declarations, new members and new union members pass", () => {
+    const table = (cells: string[]): string => `## 接入主线\n\n| 组件 | 上一节（s02） | 本节（s03） |\n|---|---|---|\n${cells.map((c) => `| ${c} | — | 新的 |`).join("\n")}\n`;
+    expect(claims(table(["`ProviderEvent`", "`collect`、`DEMO_TEXT`", "`Provider.stream`", "`stream`", "`\"text_delta\"`", "`ToolCall`（s04 加）"]))).toEqual([]);
+    expect(claims(table(["`Provider`", "`main`", "`Provider.complete`"]))).toEqual([
+      "s03 README 接入主线: claims `Provider` is new, but the API diff s02 → s03 does not add it",
+      "s03 README 接入主线: claims `main` is new, but the API diff s02 → s03 does not add it",
+      "s03 README 接入主线: claims `Provider.complete` is new, but the API diff s02 → s03 does not add it",
+    ]);
+    // s01 has no previous lesson: its foundation table is not a change table.
+    const first: DocsContext = { ...fixtureCtx, prevLesson: undefined, prevReport: undefined, upgrades: [] };
+    expect(checkMainline("s01", table(["`Nope`"]), first).filter((m) => m.includes(" claims "))).toEqual([]);
+  });
+
+  it("prose vocabulary only flags code-looking tokens (camelCase, PascalCase, snake_case, name())", () => {
+    const prose = (line: string): string[] => checkVocabulary("s03", `## 接下来\n\n${line}\n`, fixtureCtx);
+    expect(prose("下一节要 run 工具，循环有上限，还会 pick 一个 model。")).toEqual([]);
+    expect(prose("`ToolCall`（s04 加）")).toHaveLength(1); // labels don't help in narrative sections (unchanged)
+    expect(prose("下一节：run()、tool\\_call、maxTurns 和 toolUse。")).toEqual(
+      ["run()", "tool_call", "maxTurns", "toolUse"].map((n) => `s03 README 接下来: \`${n}\` (in prose) is introduced in s04; 接下来 may only use names this lesson has explained (R-写⑤)`),
+    );
+  });
+
+  it("code excerpts must be exact contiguous code.ts lines (indentation included, trailing spaces ignored)", () => {
+    const excerpt = (body: string): string[] => checkCodeExcerpts("s03", `## 工作原理\n\n\`\`\`ts\n${body}\n\`\`\`\n`, fixtureCtx);
+    expect(excerpt("\n  const parts: string[] = [];   \n  for await (const event of events) if (event.type === \"text_delta\") parts.push(event.text);\n")).toEqual([]);
+    expect(excerpt("const parts: string[] = [];")).toEqual([
+      's03 README 工作原理: code excerpt at line 3 is not in s03_fixture/code.ts (first differing line: "const parts: string[] = [];")',
+    ]);
+    expect(checkCodeExcerpts("s03", "## Pi 源码溯源\n\n```ts\nanything Pi\n```\n", fixtureCtx)).toEqual([]);
   });
 });
 

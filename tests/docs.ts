@@ -1,5 +1,6 @@
 /**
- * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线).
+ * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线), plus
+ * README code excerpts against code.ts.
  *
  * Every check is a function `(lessonId, readmeText, context) => string[]` (the 试一下 check is async
  * because it runs commands through the injected `context.run`). Real READMEs and the fixtures under
@@ -30,6 +31,10 @@
  *   backticks in the same table row or prose paragraph as 这是升级.
  *   Claims: a table cell, list item or line whose text starts with `+` or `新增` claims each space-free
  *   backticked name in it (`X`, `A.b`, `"lit"`) as new in this lesson; each must be in the API diff.
+ *   A change-table row whose SECOND cell is `—` (上一节 had nothing; also `-`, `–`, `无`) claims the
+ *   unlabelled backticked names of its FIRST cell as new, more strictly: a declaration the previous report
+ *   did not have, a member pair or union member it did not have (`Agent.registry`, `registry`,
+ *   `"toolUse"`); an owner that merely gained a member (`Provider` in s03) is not new. Not in s01.
  *   A later lesson's name only with a label right after the backticks: `ToolCall`（s04 加） or
  *   `ToolCall` (s04 加) (also 起/引入/新增, or none); one label after a list joined by 、 , / 和 covers
  *   the list. The label must be the lesson that introduces the name. Earlier-lesson labels are just prose.
@@ -44,6 +49,9 @@
  *   lesson's name (labels don't help there). Later names = first appearance in the API reports, the
  *   constitution's DICTIONARY and LESSON_NAMES (§3). A member/literal word outside LESSON_NAMES that this
  *   lesson's code also uses (`message` in `error.message`) is not counted.
+ *   Plain prose of those sections (outside inline code and fences, markdown escapes undone) is held to the
+ *   same rule, but only for code-looking tokens: an uppercase letter after the first character
+ *   (SessionTree, maxTurns), an underscore (tool_call) or a call (run()). Plain words (run, model) pass.
  * Pi 源码溯源
  *   Backticked Pi names (`SessionManager.branch`, `runAgentLoop()`; the first two parts are checked) and
  *   paths (`packages/…`, `docs/x.md`, short `agent/…` `ai/…` `ca/…`, bare `agent-loop.ts`) must exist in
@@ -51,6 +59,9 @@
  *   this lesson's code, quoted strings and spans with spaces are skipped: write Pi string values quoted
  *   (`"toolcall_delta"`).
  * Banned phrases (R-写④/⑤): BANNED_PHRASES, anywhere in the file.
+ * 代码片段 (every section but Pi 源码溯源)
+ *   A ```ts / ```typescript block must be a contiguous run of this lesson's code.ts lines, exactly
+ *   (indentation included; trailing whitespace and the block's leading/trailing blank lines ignored).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -362,7 +373,7 @@ export interface KeyInfo {
   member?: string;
 }
 
-/** Reads a report key (format in .tmp/DESIGN.md); undefined for tag keys (`X@since`, `X@upgraded`). */
+/** Reads a report key (format in tests/api/README.md); undefined for tag keys (`X@since`, `X@upgraded`). */
 export function keyInfo(key: string): KeyInfo | undefined {
   if (key.includes("@")) return undefined;
   const owner = /^[^.#|[@(= ]+/.exec(key)?.[0] ?? key;
@@ -586,21 +597,30 @@ interface Requirement {
   token: string;
 }
 
-/** What the API diff says this lesson added, as (key, token) requirements and the set of claimable names. */
-export function addedNames(ctx: DocsContext): { required: Requirement[]; claimable: Set<string> } {
+/**
+ * What the API diff says this lesson added: (key, token) requirements, the set of claimable names (for
+ * `+`/`新增` claims: new tokens, `Owner.member`, and owners that gained anything), and the stricter sets for
+ * `—` rows: `fresh` (new tokens and `Owner.member` pairs the previous report did not have) and `newDecls`
+ * (declarations the previous report did not have at all).
+ */
+export function addedNames(ctx: DocsContext): { required: Requirement[]; claimable: Set<string>; fresh: Set<string>; newDecls: Set<string> } {
   const report = ctx.report ?? {};
   const exported = (owner: string): boolean => (report[owner] ?? "").startsWith("export");
   const required: Requirement[] = [];
   const claimable = new Set<string>();
+  const fresh = new Set<string>();
+  const newDecls = new Set<string>();
   if (ctx.prevLesson === undefined || !ctx.prevReport) {
     for (const key of Object.keys(report)) {
       const info = keyInfo(key);
       if (!info) continue;
       for (const t of info.tokens) claimable.add(t);
       if (info.member) claimable.add(`${info.owner}.${info.member}`);
+      if (info.kind === "decl") newDecls.add(info.owner);
       if (info.kind === "decl" && exported(info.owner)) required.push({ key, token: info.owner });
     }
-    return { required, claimable };
+    for (const c of claimable) fresh.add(c);
+    return { required, claimable, fresh, newDecls };
   }
   const prev = ctx.prevReport;
   const seen = new Set<string>(); // "owner\0token" pairs the previous lesson already had
@@ -622,12 +642,15 @@ export function addedNames(ctx: DocsContext): { required: Requirement[]; claimab
     for (const t of info.tokens) claimable.add(t);
     claimable.add(info.owner);
     if (info.member) claimable.add(`${info.owner}.${info.member}`);
+    if (info.kind === "decl") newDecls.add(info.owner);
+    for (const t of info.tokens) if (!seen.has(`${info.owner}\0${t}`)) fresh.add(t);
+    if (info.member && !seen.has(`${info.owner}\0${info.member}`)) fresh.add(`${info.owner}.${info.member}`);
     if (!exported(info.owner)) continue;
     if (info.kind === "variantField" && addedSet.has(`${info.owner}|${info.label}`)) continue;
     if ((info.kind === "member" || info.kind === "variantField") && discriminants.get(info.owner)?.has(info.member ?? "")) continue;
     for (const t of info.tokens) if (!seen.has(`${info.owner}\0${t}`)) required.push({ key, token: t });
   }
-  return { required, claimable };
+  return { required, claimable, fresh, newDecls };
 }
 
 type TextBlock = Extract<Block, { kind: "text" }>;
@@ -681,6 +704,45 @@ export function claimSpans(section: Section): Span[] {
   return out;
 }
 
+/** The cells of a table row as [start, end) ranges between unescaped pipes (text outside the outer pipes dropped). */
+export function tableCells(text: string): { start: number; end: number }[] {
+  const cells: { start: number; end: number }[] = [];
+  let pos = text.indexOf("|");
+  while (pos !== -1) {
+    let end = text.indexOf("|", pos + 1);
+    while (end !== -1 && text[end - 1] === "\\") end = text.indexOf("|", end + 1);
+    if (end === -1) break;
+    cells.push({ start: pos + 1, end });
+    pos = end;
+  }
+  return cells;
+}
+
+/** A cell that says "nothing here": `—` (also `——`, `–`, `-`, `无`). */
+const EMPTY_CELL = /^\s*(?:—+|–|-|无)\s*$/;
+
+/**
+ * Spans claimed new by a change-table row: a table row whose SECOND cell is empty (`—`, i.e. the previous
+ * lesson had nothing there) claims the unlabelled backticked names of its FIRST cell as new in this lesson.
+ */
+export function newRowSpans(section: Section): Span[] {
+  const out: Span[] = [];
+  for (const b of section.blocks) {
+    if (b.kind !== "text" || !b.text.trim().startsWith("|")) continue;
+    const cells = tableCells(b.text);
+    const first = cells[0];
+    const second = cells[1];
+    if (!first || !second || !EMPTY_CELL.test(b.text.slice(second.start, second.end))) continue;
+    if (cells.every((c) => /^\s*:?-+:?\s*$/.test(b.text.slice(c.start, c.end)))) continue; // |-|-| delimiter row
+    const spans = spansOfLine(b.text, b.line);
+    const labels = labelsOf(spans);
+    spans.forEach((s, i) => {
+      if (s.start >= first.start && s.end <= first.end && labels[i] === undefined) out.push(s);
+    });
+  }
+  return out;
+}
+
 export function checkMainline(lessonId: string, readme: string, ctx: DocsContext): string[] {
   const section = findSection(readme, "接入主线");
   if (!section) return [];
@@ -692,7 +754,7 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
   for (const s of sectionSpans(section)) for (const id of identifiersIn(s.text)) named.add(id);
   for (const b of section.blocks) if (b.kind === "fence") for (const id of identifiersIn(b.body.join("\n"))) named.add(id);
 
-  const { required, claimable } = addedNames(ctx);
+  const { required, claimable, fresh, newDecls } = addedNames(ctx);
   const diffName = ctx.prevLesson ? `the API diff ${ctx.prevLesson} → ${lessonId}` : `${lessonId}'s API report`;
   const missing = new Map<string, string[]>();
   for (const r of required) if (!named.has(r.token)) missing.set(r.token, [...(missing.get(r.token) ?? []), r.key]);
@@ -732,6 +794,24 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
       }
     }
     for (const c of claimed) if (!c.ok) out.push(say(`claims \`${c.shown}\` is new, but ${diffName} does not add it`));
+  }
+
+  // `—` rows: the first cell's names are new in this lesson (s01 has no previous lesson to compare with).
+  if (ctx.prevLesson !== undefined) {
+    for (const span of newRowSpans(section)) {
+      const kind = classifySpan(span.text);
+      const claimed: { shown: string; ok: boolean }[] = [];
+      if (kind.kind === "literal") claimed.push({ shown: `"${kind.value}"`, ok: fresh.has(kind.value) });
+      if (kind.kind === "names") {
+        for (const lit of kind.literals) claimed.push({ shown: `"${lit}"`, ok: fresh.has(lit) });
+        for (const p of kind.paths) {
+          const shown = p.join(".");
+          const ok = p.length === 1 ? fresh.has(p[0] ?? "") : fresh.has(`${p[0]}.${p[1]}`) || newDecls.has(p[0] ?? "");
+          claimed.push({ shown, ok });
+        }
+      }
+      for (const c of claimed) if (!c.ok) out.push(say(`claims \`${c.shown}\` is new, but ${diffName} does not add it`));
+    }
   }
   return [...new Set(out)];
 }
@@ -787,6 +867,28 @@ export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsConte
 }
 
 // ── check 5: vocabulary discipline (R-写⑤) ──────────────────────────────────────────────────────────
+/** A line with its inline code spans blanked out and markdown backslash escapes (`tool\_call`) undone. */
+export function proseOfLine(source: string, line: number): string {
+  let text = source;
+  for (const span of spansOfLine(source, line)) text = text.slice(0, span.start) + " ".repeat(span.end - span.start) + text.slice(span.end);
+  return text.replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
+}
+
+/**
+ * Identifier-like tokens of plain prose: camelCase/PascalCase (an uppercase letter after the first
+ * character: `SessionTree`, `maxTurns`), snake_case (`tool_call`), or a call `name()`. Plain words
+ * (`run`, `model`, `append`) are not code-looking and are skipped. Returns the name and how it was written.
+ */
+export function proseIdentifiers(text: string): { name: string; shown: string }[] {
+  const out: { name: string; shown: string }[] = [];
+  for (const m of text.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)(\(\))?/g)) {
+    const name = m[1] ?? "";
+    const call = m[2] !== undefined;
+    if (call || /[A-Z]/.test(name.slice(1)) || name.includes("_")) out.push({ name, shown: call ? `${name}()` : name });
+  }
+  return out;
+}
+
 export function checkVocabulary(lessonId: string, readme: string, ctx: DocsContext): string[] {
   const out: string[] = [];
   for (const section of parseReadme(readme).sections) {
@@ -798,6 +900,16 @@ export function checkVocabulary(lessonId: string, readme: string, ctx: DocsConte
         const later = laterLessonOf(id, lessonId, ctx);
         if (later !== undefined) {
           out.push(`${lessonId} README ${section.name}: \`${id}\` is introduced in ${later}; ${section.name} may only use names this lesson has explained (R-写⑤)`);
+        }
+      }
+    }
+    // Plain prose (outside inline code and fenced blocks): only code-looking tokens count.
+    for (const b of section.blocks) {
+      if (b.kind !== "text") continue;
+      for (const { name, shown } of proseIdentifiers(proseOfLine(b.text, b.line))) {
+        const later = laterLessonOf(name, lessonId, ctx);
+        if (later !== undefined) {
+          out.push(`${lessonId} README ${section.name}: \`${shown}\` (in prose) is introduced in ${later}; ${section.name} may only use names this lesson has explained (R-写⑤)`);
         }
       }
     }
@@ -865,6 +977,44 @@ export function checkBannedPhrases(lessonId: string, readme: string): string[] {
   return out;
 }
 
+// ── check 8: code excerpts match code.ts ───────────────────────────────────────────────────────────
+/** Fence languages whose blocks are excerpts of the lesson's code.ts. */
+const EXCERPT_LANGS: ReadonlySet<string> = new Set(["ts", "typescript"]);
+
+/**
+ * Where `excerpt` (lines, trailing whitespace already trimmed) sits in `code` as a contiguous run of
+ * lines: `{ ok: true }`, or the index of the excerpt's first line that no placement gets past.
+ */
+export function findExcerpt(excerpt: readonly string[], code: string): { ok: true } | { ok: false; differsAt: number } {
+  const lines = code.replace(/\r\n?/g, "\n").split("\n").map((l) => l.trimEnd());
+  let best = 0;
+  for (let start = 0; start < lines.length; start++) {
+    let k = 0;
+    while (k < excerpt.length && lines[start + k] === excerpt[k]) k++;
+    if (k === excerpt.length) return { ok: true };
+    best = Math.max(best, k);
+  }
+  return { ok: false, differsAt: best };
+}
+
+export function checkCodeExcerpts(lessonId: string, readme: string, ctx: DocsContext): string[] {
+  const out: string[] = [];
+  for (const section of parseReadme(readme).sections) {
+    if (section.name === "Pi 源码溯源") continue;
+    for (const b of section.blocks) {
+      if (b.kind !== "fence" || !EXCERPT_LANGS.has(b.lang.toLowerCase())) continue;
+      const excerpt = b.body.map((l) => l.trimEnd());
+      while (excerpt.length > 0 && excerpt[0] === "") excerpt.shift();
+      while (excerpt.length > 0 && excerpt.at(-1) === "") excerpt.pop();
+      if (excerpt.length === 0) continue;
+      const found = findExcerpt(excerpt, ctx.code);
+      if (found.ok) continue;
+      out.push(`${lessonId} README ${section.name}: code excerpt at line ${b.line} is not in ${ctx.lessonDir}/code.ts (first differing line: "${excerpt[found.differsAt] ?? ""}")`);
+    }
+  }
+  return out;
+}
+
 // ── all checks ──────────────────────────────────────────────────────────────────────────────────────
 export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
   { rule: "模板 (§6.2)", check: checkTemplate },
@@ -873,6 +1023,7 @@ export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
   { rule: "no ghost nouns", check: checkGhostNouns },
   { rule: "词汇纪律 (R-写⑤)", check: checkVocabulary },
   { rule: "Pi 源码溯源 exists in Pi 1.6.0", check: checkPiTrace },
+  { rule: "代码片段 matches code.ts", check: checkCodeExcerpts },
   { rule: "banned phrases (R-写④)", check: checkBannedPhrases },
 ];
 
