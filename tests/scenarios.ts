@@ -200,7 +200,7 @@ export const SCENARIOS: Scenario[] = [
   {
     id: "s06-demo",
     since: "s06",
-    about: "s06 main()：一轮里登记的 git_log 这一轮看不到，下一轮才出现",
+    about: "s06 main()：一轮里登记的 git_log 这一轮看不到，下一轮才出现；最后换模型，下一轮由另一个 provider 回答",
     provider: "fake",
     tools: [
       "read",
@@ -209,7 +209,12 @@ export const SCENARIOS: Scenario[] = [
       { name: "enable_git", does: { registers: { name: "git_log", does: { returns: "a1b2c3 add store; 9f8e7d init" } }, returns: "registered git_log" } },
     ],
     hooks: { gate: true },
-    steps: [{ turn: "打开 git 工具，看看提交记录" }, { turn: "再看看提交记录" }],
+    steps: [
+      { turn: "打开 git 工具，看看提交记录" },
+      { turn: "再看看提交记录" },
+      { model: "terse-model", provider: { responses: [text("（terse-model）好。")] } },
+      { turn: "总结一下" },
+    ],
   },
   {
     id: "s06-snapshot",

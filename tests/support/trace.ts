@@ -67,7 +67,9 @@ export type ScenarioStep =
   /** 字符串 = 这一课 createDemoTools() 里同名的工具。 */
   | { register: string | ToolData }
   | { use: ExtensionData }
-  | { install: PackageData };
+  | { install: PackageData }
+  /** 换 state.model；给了 provider 就把它登记进 agent.providers，作为这个模型的 provider（s06 起）。 */
+  | { model: string; provider?: ScriptData };
 
 /** 剧本 provider：第 n 次请求回 responses[n]；之后每次回 then（其中调用 id 里的 {n} 换成请求序号），没有 then 就回一句 "(script ended)"。 */
 export type ScriptData = { responses: Step[][]; then?: Step[] };
@@ -145,6 +147,7 @@ export function scenarioNeeds(s: Scenario): string {
   if (s.provider !== "fake" && /"tool_call"/.test(uses)) needs.push("s04");
   if (s.steps.some((st) => "loop" in st)) needs.push("s04");
   if (s.hooks !== undefined) needs.push("s05");
+  if (s.steps.some((st) => "model" in st)) needs.push("s06");
   if (s.steps.some((st) => "moveTo" in st)) needs.push("s07");
   if (s.resources !== undefined) needs.push("s08");
   if (s.steps.some((st) => "command" in st || "use" in st)) needs.push("s09");
@@ -321,6 +324,24 @@ async function run(id: string, mod: LessonModule, scenario: Scenario): Promise<T
     } else if ("register" in step) {
       const name = typeof step.register === "string" ? step.register : step.register.name;
       attempt(`register ${name}`, () => agent.registry?.register(resolveTool(ctx, step.register)));
+    } else if ("model" in step) {
+      if (step.provider !== undefined) {
+        // 这个模型的 provider 收到的输入也记进同一份 requests，轨迹里看得到每一次请求
+        const other = scriptedProvider(id, scriptFor(step.provider)).provider;
+        const stream = other.stream;
+        if (stream === undefined) throw new Error(`${id}: a provider per model needs the stream API (s03 on)`);
+        agent.providers = {
+          ...agent.providers,
+          [step.model]: {
+            async *stream(input: Input) {
+              inputs.push(structuredClone(input));
+              yield* stream(input);
+            },
+          },
+        };
+      }
+      agent.state.model = step.model;
+      steps.push(`model ${step.model}`);
     } else if ("use" in step) {
       const name = typeof step.use === "string" ? step.use : step.use.name;
       attempt(`use ${name}`, () => agent.runtime?.use(buildExtension(ctx, step.use)));
