@@ -1,4 +1,4 @@
-// mini Pi 和 Pi 1.6.0 不一样的地方：故意的每条写明为什么，待定的写明在等什么决定。
+// mini Pi 和 Pi 1.6.0 不一样的地方：故意的每条写明为什么。待定（pending）的行只能是临时的：对照和测试都不放过它。
 // 对照时只有这张表里的差异可以被消掉；表外的任何不同都是失败，表里某行没有剧本用到也是失败（过期）。
 // fidelity/DIFFERENCES.md 由这张表生成（npx tsx fidelity/doc.ts），课程 README 的「Pi 源码溯源」引用它的编号。
 
@@ -67,7 +67,8 @@ const ASKED_AGAIN_AFTER_CALLS = SCENARIOS.filter((s) => {
 
 /**
  * 表的顺序就是应用的顺序：前面的行先把轨迹改写，后面的行在改写后的轨迹上对齐。
- * status "pending" = 还没定下来是修课程还是写明理由（对照照样通过，但会单独列出来）。
+ * status "pending" = 还没定下来是修课程还是写明理由：可以先记下来，但 npm run fidelity 会以非零退出，tests/fidelity-compare.test.ts 也会失败——
+ * 每条差异最后要么在课程里修掉，要么写成 "deliberate" 并写明 reason。
  */
 export const DIFFERENCES: Difference[] = [
   {

@@ -10,7 +10,7 @@ export type Run = { trace: Trace; requests: Trace[]; overrun: boolean };
 
 /**
  * 一次回答变成课程 provider 的事件。课程的 StopReason 只有三个值：Pi 的 "length"（输出被截断）在这里
- * 记作 "stop"——截断的回答也是一次说完了的回答（DIFFERENCES.md F9）。
+ * 记作 "stop"——截断的回答也是一次说完了的回答（DIFFERENCES.md F11）。
  * provider 出错就在那个位置抛错；出错前已经吐出的文字先发出去。
  */
 function toSteps(reply: Reply, calls: string[][]): Step[] {
