@@ -360,6 +360,63 @@ describe("R4：每种失败都变成一条 stopReason error 的助手消息，�
     );
   });
 
+  // 同样的失败，换成字节被 HTTP 切成任意块送来（切点可以落在 UTF-8 字符中间、data: / error: 行中间）：
+  // 用户看到的结果——助手消息和要执行的调用——必须和整块送来时一模一样。上面 cases 里每个 SSE 流的失败都要过这一关。
+  const bodyBytes = (reply: Reply): Uint8Array => new Uint8Array(Buffer.concat(reply.chunks.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c))));
+  const isStream = (reply: Reply): boolean => (reply.status ?? 200) === 200 && (reply.headers?.["content-type"] ?? "text/event-stream") === "text/event-stream";
+  /** 正文里没有多字节字符的，前面垫一段带中文和 emoji 的文字，好让切点能落进一个字符中间；整块和切开两次跑的是同一段字节。 */
+  const MULTIBYTE_LEAD = event(textChunk("先说🙂，"));
+  const splitCases = cases
+    .filter(([, reply]) => isStream(reply) && reply.silent !== true)
+    .map(([name, reply, expected]): [string, Reply, string] => [name, bodyBytes(reply).some((b) => b >= 0x80) ? reply : { ...reply, chunks: [MULTIBYTE_LEAD, ...reply.chunks] }, expected]);
+  /** 必切的点：第一个多字节字符的第 2、3 个字节之前；每一行 data: / error: 的字段名中间和值中间。 */
+  const forcedCuts = (bytes: Uint8Array): number[] => {
+    const lead = bytes.findIndex((b) => b >= 0xc0);
+    const text = Buffer.from(bytes).toString("latin1"); // 一个字节一个字符：下标就是字节位置
+    const fields = [...text.matchAll(/(?:^|\n)((?:data|error):)/g)].map((m) => m.index + m[0].length - m[1].length);
+    return [lead + 1, lead + 2, ...fields.flatMap((at) => [at + 2, at + 8])];
+  };
+
+  it("切开重放覆盖了每个 SSE 流的失败，每个都有多字节字符和 data: / error: 行可切", () => {
+    expect(splitCases.map(([name]) => name)).toEqual([
+      "一行 data 不是 JSON（已收到的文字保留）",
+      "chunk 形状不对",
+      "流中途服务器报错（OpenAI / vLLM 式）",
+      "流中途服务器报错（llama.cpp 式 error: 行）",
+      "流在 [DONE] 之前结束",
+      "连接在流中途被掐断",
+      "工具参数不是合法 JSON",
+      "工具参数被长度上限截断",
+      "工具参数不是对象",
+      "工具调用没有名字",
+    ]);
+    for (const [name, reply] of splitCases) {
+      const bytes = bodyBytes(reply);
+      const [inChar] = forcedCuts(bytes);
+      expect(bytes[inChar] & 0xc0, `${name}: cut inside a UTF-8 character`).toBe(0x80);
+      expect(forcedCuts(bytes).length, `${name}: has data: / error: lines`).toBeGreaterThan(2);
+    }
+  });
+
+  it.each(splitCases)("%s：字节任意切开送来，用户看到的结果和整块送来时一样（fast-check）", async (_name, reply, expected) => {
+    const bytes = bodyBytes(reply);
+    let current = reply;
+    await withServer(
+      () => current,
+      async (server) => {
+        const whole = await answer(providerFor(server));
+        expect(whole.message.stopReason).toBe("error");
+        expect(whole.message.content).toContain(expected);
+        const replay = async (cuts: number[]): Promise<void> => {
+          current = { ...reply, chunks: splitAt(bytes, cuts) };
+          expect(await answer(providerFor(server)), `cut at ${JSON.stringify([...new Set(cuts)].sort((a, b) => a - b))}`).toEqual(whole);
+        };
+        await replay(forcedCuts(bytes));
+        await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { minLength: 1, maxLength: 12 }), replay), { numRuns: 20 });
+      },
+    );
+  });
+
   it("等不到响应头：超时", async () => {
     await withServer(
       () => ({ chunks: [], silent: true }),
