@@ -369,15 +369,25 @@ export class ExtensionRuntime {
     const commands: Command[] = [];
     const handlers: ExtensionRuntime["handlers"] = [];
     const taken = new Set(this.registry.getSpecs().map((spec) => spec.name));
+    // 登记只在装的时候算数：扩展把 api 存起来、过后再登记，会被清楚地拒绝，而不是悄悄丢掉。
+    let loading = true;
+    const whileLoading = (what: string): void => {
+      if (!loading) throw new Error(`extension "${name}" tried to ${what} after it finished loading`);
+    };
     try {
       ext({
-        on: (type, handler) => handlers.push({ type, handler }),
+        on: (type, handler) => {
+          whileLoading(`listen to "${type}"`);
+          handlers.push({ type, handler });
+        },
         registerTool: (tool) => {
+          whileLoading(`register tool "${tool.spec.name}"`);
           if (taken.has(tool.spec.name)) throw new Error(`tool "${tool.spec.name}" is already registered`);
           taken.add(tool.spec.name);
           tools.push(tool);
         },
         registerCommand: (cmd) => {
+          whileLoading(`register command "${cmd.name}"`);
           if (this.commands.has(cmd.name) || commands.some((c) => c.name === cmd.name)) {
             throw new Error(`command "${cmd.name}" is already registered`);
           }
@@ -387,6 +397,8 @@ export class ExtensionRuntime {
     } catch (error) {
       this.errors.push(`error: extension "${name}" failed to load: ${describeError(error)}`);
       return;
+    } finally {
+      loading = false;
     }
     for (const tool of tools) this.registry.register(tool);
     for (const cmd of commands) this.commands.set(cmd.name, cmd);

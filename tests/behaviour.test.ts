@@ -513,6 +513,18 @@ forLessonsFrom("s09", (id, load) => {
     expect(agent.runtime?.errors).toEqual(['error: handler for "message" failed: listener bug']);
   });
 
+  it("装完以后再登记（比如在事件处理函数里）会被清楚地拒绝，不会悄悄丢掉", async () => {
+    const mod = await load();
+    const { provider } = scriptedProvider(id, () => text("fine"));
+    const { agent } = makeAgent(id, mod, { provider });
+    agent.runtime?.use(function late(api) {
+      api.on("done", () => api.registerTool(echoTool("later").tool));
+    });
+    expect((await mod.runOneTurn(agent, "hi")).content).toBe("fine");
+    expect(agent.registry?.getSpecs()).toEqual([]);
+    expect(agent.runtime?.errors).toEqual(['error: handler for "done" failed: extension "late" tried to register tool "later" after it finished loading']);
+  });
+
   it("命令按名字跑；未知命令、命令抛错都是清楚的消息；重名登记是错误", async () => {
     const mod = await load();
     const runtime = new mod.ExtensionRuntime(new mod.ToolRegistry());
