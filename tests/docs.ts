@@ -780,38 +780,32 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
     }
   }
 
-  // claims
-  for (const span of claimSpans(section)) {
-    const kind = classifySpan(span.text);
-    const claimed: { shown: string; ok: boolean }[] = [];
-    if (kind.kind === "literal") claimed.push({ shown: `"${kind.value}"`, ok: claimable.has(kind.value) });
-    if (kind.kind === "names") {
-      for (const lit of kind.literals) claimed.push({ shown: `"${lit}"`, ok: claimable.has(lit) });
-      for (const p of kind.paths) {
-        const shown = p.join(".");
-        const ok = p.length === 1 ? claimable.has(p[0] ?? "") : claimable.has(`${p[0]}.${p[1]}`) || claimable.has(p[0] ?? "");
-        claimed.push({ shown, ok });
-      }
-    }
-    for (const c of claimed) if (!c.ok) out.push(say(`claims \`${c.shown}\` is new, but ${diffName} does not add it`));
-  }
-
-  // `—` rows: the first cell's names are new in this lesson (s01 has no previous lesson to compare with).
-  if (ctx.prevLesson !== undefined) {
-    for (const span of newRowSpans(section)) {
+  // claims: a name the section says is new must be in the diff. `+`/新增 lines may also name a declaration that only
+  // gained a member; a `—` row says the previous lesson had nothing there, so its names must be new themselves.
+  const reportClaims = (spans: readonly Span[], literalIsNew: (literal: string) => boolean, pathIsNew: (path: string[]) => boolean): void => {
+    for (const span of spans) {
       const kind = classifySpan(span.text);
       const claimed: { shown: string; ok: boolean }[] = [];
-      if (kind.kind === "literal") claimed.push({ shown: `"${kind.value}"`, ok: fresh.has(kind.value) });
+      if (kind.kind === "literal") claimed.push({ shown: `"${kind.value}"`, ok: literalIsNew(kind.value) });
       if (kind.kind === "names") {
-        for (const lit of kind.literals) claimed.push({ shown: `"${lit}"`, ok: fresh.has(lit) });
-        for (const p of kind.paths) {
-          const shown = p.join(".");
-          const ok = p.length === 1 ? fresh.has(p[0] ?? "") : fresh.has(`${p[0]}.${p[1]}`) || newDecls.has(p[0] ?? "");
-          claimed.push({ shown, ok });
-        }
+        for (const lit of kind.literals) claimed.push({ shown: `"${lit}"`, ok: literalIsNew(lit) });
+        for (const p of kind.paths) claimed.push({ shown: p.join("."), ok: pathIsNew(p) });
       }
       for (const c of claimed) if (!c.ok) out.push(say(`claims \`${c.shown}\` is new, but ${diffName} does not add it`));
     }
+  };
+  reportClaims(
+    claimSpans(section),
+    (lit) => claimable.has(lit),
+    (p) => (p.length === 1 ? claimable.has(p[0] ?? "") : claimable.has(`${p[0]}.${p[1]}`) || claimable.has(p[0] ?? "")),
+  );
+  // `—` rows: the first cell's names are new in this lesson (s01 has no previous lesson to compare with).
+  if (ctx.prevLesson !== undefined) {
+    reportClaims(
+      newRowSpans(section),
+      (lit) => fresh.has(lit),
+      (p) => (p.length === 1 ? fresh.has(p[0] ?? "") : fresh.has(`${p[0]}.${p[1]}`) || newDecls.has(p[0] ?? "")),
+    );
   }
   return [...new Set(out)];
 }
