@@ -1,5 +1,5 @@
 // 真实模型模式的设置：全部来自环境变量。缺了就一次说清缺哪几个，不猜默认值；密钥从不出现在任何输出里。
-import type { ProjectTrust } from "../s12_packages/code.ts";
+import { DEFAULT_MAX_TURNS, type ProjectTrust } from "../s12_packages/code.ts";
 
 /** 读哪些环境变量。 */
 export const ENV = {
@@ -7,11 +7,24 @@ export const ENV = {
   apiKey: "MINI_PI_API_KEY",
   model: "MINI_PI_MODEL",
   timeoutMs: "MINI_PI_TIMEOUT_MS",
+  totalTimeoutMs: "MINI_PI_TOTAL_TIMEOUT_MS",
+  maxTurns: "MINI_PI_MAX_TURNS",
   trust: "MINI_PI_TRUST",
 } as const;
 
-/** 一次请求（问模型一次，收完它的整段回答）最多等多久。本地模型在 CPU 上跑长回答可能要一两分钟。 */
+/**
+ * 空闲超时：离上一个字节最多等多久。本地模型在 CPU 上读长提示、思考型模型想事情，头一个字可能要等一两分钟；
+ * 之后只要字节不断（保活注释也算），就一直等下去。
+ */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** 可选变量的默认值（undefined 是不设就不限）。live/README.md 的变量表由测试逐项对照这里。 */
+export const DEFAULTS = {
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  totalTimeoutMs: undefined,
+  maxTurns: DEFAULT_MAX_TURNS,
+  trust: "untrusted",
+} as const;
 
 export type LiveConfig = {
   /** OpenAI 兼容接口的地址，到 /v1 为止。请求发到它后面接 /chat/completions 的地址。 */
@@ -19,7 +32,12 @@ export type LiveConfig = {
   /** 没有就不发 Authorization 头（只允许本机地址）。 */
   apiKey: string | undefined;
   model: string;
+  /** 空闲超时（毫秒）：离上一个字节多久算超时。 */
   timeoutMs: number;
+  /** 一次请求从发出到读完的总时长上限（毫秒）；undefined 是不限。 */
+  totalTimeoutMs: number | undefined;
+  /** 工具循环最多问模型几次（s04 的 maxTurns）。 */
+  maxTurns: number;
   trust: ProjectTrust;
 };
 
@@ -76,13 +94,19 @@ export function readLiveConfig(env: Record<string, string | undefined>): ConfigR
     problems.push(`${ENV.apiKey} 没有设置：连本机以外的服务器必须有密钥（本机地址 localhost / 127.0.0.1 可以不设）`);
   }
 
-  const rawTimeout = get(ENV.timeoutMs);
-  const timeoutMs = rawTimeout === undefined ? DEFAULT_TIMEOUT_MS : Number(rawTimeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    problems.push(`${ENV.timeoutMs} 要是正整数（毫秒），现在是 "${rawTimeout}"`);
-  }
+  const positive = (name: string, unit: string): number | undefined => {
+    const raw = get(name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value > 0) return value;
+    problems.push(`${name} 要是正整数（${unit}），现在是 "${raw}"`);
+    return undefined;
+  };
+  const timeoutMs = positive(ENV.timeoutMs, "毫秒") ?? DEFAULTS.timeoutMs;
+  const totalTimeoutMs = positive(ENV.totalTimeoutMs, "毫秒") ?? DEFAULTS.totalTimeoutMs;
+  const maxTurns = positive(ENV.maxTurns, "次") ?? DEFAULTS.maxTurns;
 
-  const rawTrust = get(ENV.trust) ?? "untrusted";
+  const rawTrust = get(ENV.trust) ?? DEFAULTS.trust;
   if (rawTrust !== "trusted" && rawTrust !== "untrusted") {
     problems.push(`${ENV.trust} 只能是 trusted 或 untrusted，现在是 "${rawTrust}"`);
   }
@@ -95,6 +119,8 @@ export function readLiveConfig(env: Record<string, string | undefined>): ConfigR
       apiKey,
       model,
       timeoutMs,
+      totalTimeoutMs,
+      maxTurns,
       trust: rawTrust === "trusted" ? "trusted" : "untrusted",
     },
   };

@@ -1,18 +1,22 @@
 // 测试用：一个只听 127.0.0.1 的 HTTP 服务器，按脚本回放录好样子的 Chat Completions 流式回答。
-// 回答可以切成任意字节块逐块写出（块之间让出事件循环，客户端多半一块块收到），也可以写到一半掐断、
-// 一直不回（测超时），或者回一个 HTTP 错误。它记下每个请求，测试拿来检查 provider 发出去的东西。
+// 回答可以切成任意字节块逐块写出（块之间让出事件循环，客户端多半一块块收到），块之间还可以停一会儿、
+// 或者等测试说「可以了」再接着写（测空闲超时、测边到边打），也可以写到一半掐断、一直不回（测超时），
+// 或者回一个 HTTP 错误。它记下每个请求，测试拿来检查 provider 发出去的东西。
 import { type IncomingHttpHeaders, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** 服务器收到的一个请求。 */
 export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: unknown };
 
+/** 两块之间停一下：停多少毫秒，或者等一个 promise 兑现。 */
+export type Pause = { waitMs: number } | { until: Promise<unknown> };
+
 /** 对一个请求怎么回。 */
 export type Reply = {
   status?: number;
   headers?: Record<string, string>;
-  /** 依次写出的字节块（字符串按 UTF-8）。 */
-  chunks: Array<string | Uint8Array>;
+  /** 依次写出的字节块（字符串按 UTF-8），中间可以夹着停顿。 */
+  chunks: Array<string | Uint8Array | Pause>;
   /** 写完 chunks 之后：end 正常结束（默认），cut 直接断开连接，hang 什么也不做、一直挂着。 */
   then?: "end" | "cut" | "hang";
   /** 连响应头都不发，一直挂着（测「等不到回应」的超时）。 */
@@ -34,8 +38,14 @@ async function write(res: ServerResponse, reply: Reply): Promise<void> {
   res.flushHeaders();
   for (const chunk of reply.chunks) {
     if (res.destroyed) return;
-    res.write(chunk);
-    await tick();
+    if (typeof chunk === "string" || chunk instanceof Uint8Array) {
+      res.write(chunk);
+      await tick();
+    } else if ("waitMs" in chunk) {
+      await new Promise((resolve) => setTimeout(resolve, chunk.waitMs));
+    } else {
+      await chunk.until;
+    }
   }
   const then = reply.then ?? "end";
   if (then === "end") res.end();

@@ -1,96 +1,16 @@
 // 真实模型模式的三个工具：读文件、列目录、搜文字。只读，只在工作目录里。
 // 它们就是 s02 的 Tool：handler 同步、收字符串参数、回一段文字；拒绝时抛错，ToolRegistry.run 把它变成 "error: …" 结果。
 // 拒绝的情况：绝对路径、走出工作目录的 ..、指向目录外的符号链接、隐藏文件和目录（任何一段以 . 开头，
-// 如 .env、.git/、.ssh/）、超过大小上限的文件、二进制文件。
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep, win32 } from "node:path";
-import type { Tool } from "../s12_packages/code.ts";
+// 如 .env、.git/、.ssh/）、超过大小上限的文件、二进制文件。这些检查都在 fence.ts，AGENTS.md 的加载也走它。
+import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { type Tool, type ToolCall, ToolRegistry } from "../s12_packages/code.ts";
+import { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, isHiddenName, readText, resolveInside, show, size } from "./fence.ts";
 
-export type WorkspaceLimits = {
-  /** read 和 grep 最多读多大的文件（字节）。 */
-  maxFileBytes: number;
-  /** ls 最多列多少项。 */
-  maxEntries: number;
-  /** grep 最多报多少处匹配。 */
-  maxMatches: number;
-  /** grep 最多看多少个文件。 */
-  maxFilesSearched: number;
-};
-
-export const DEFAULT_LIMITS: WorkspaceLimits = { maxFileBytes: 100 * 1024, maxEntries: 500, maxMatches: 100, maxFilesSearched: 5000 };
+export { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, resolveInside } from "./fence.ts";
 
 /** grep 不进的目录：不是隐藏的，但几乎总是别人的代码，又大。 */
 const SKIPPED_DIRS = new Set(["node_modules"]);
-
-const show = (rel: string): string => (rel === "" ? "." : rel.split(sep).join("/"));
-const isHiddenName = (name: string): boolean => name.startsWith(".") && name !== "." && name !== "..";
-const hiddenSegment = (rel: string): string | undefined => rel.split(sep).find(isHiddenName);
-const escapes = (rel: string): boolean => rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** 文字文件才交出去：有 NUL 字节或者不是合法 UTF-8，就当二进制。合法时返回解码后的文字。 */
-export function decodeText(bytes: Uint8Array): string | undefined {
-  if (bytes.includes(0)) return undefined;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * 模型给的路径 → 工作目录里的真实路径。不合格就抛错并说明为什么。
- * 先按字面检查（绝对路径、..、隐藏段），再解开符号链接查一遍真实位置（链接可能指到目录外，或者指向隐藏文件）。
- */
-export function resolveInside(root: string, requested: string): { abs: string; rel: string } {
-  if (requested.includes("\0")) throw new Error("path contains a NUL character");
-  const wanted = requested.trim() === "" ? "." : requested.trim();
-  if (isAbsolute(wanted) || win32.isAbsolute(wanted)) {
-    throw new Error(`absolute paths are not allowed ("${wanted}"); use a path relative to the working directory`);
-  }
-  const base = realpathSync(root);
-  const lexical = relative(base, resolve(base, wanted));
-  if (escapes(lexical)) throw new Error(`"${wanted}" is outside the working directory`);
-  const hidden = hiddenSegment(lexical);
-  if (hidden !== undefined) throw new Error(`"${wanted}" is hidden (${hidden}); hidden files and folders are off limits`);
-  const abs = join(base, lexical);
-  let real: string;
-  try {
-    lstatSync(abs);
-    real = realpathSync(abs);
-  } catch {
-    if (existsSync(abs) || isSymlink(abs)) throw new Error(`"${wanted}" is a broken or unreadable link`);
-    throw new Error(`no such file or folder: "${show(lexical)}"`);
-  }
-  const rel = relative(base, real);
-  if (escapes(rel)) throw new Error(`"${wanted}" is a symlink that points outside the working directory`);
-  if (hiddenSegment(rel) !== undefined) throw new Error(`"${wanted}" is a symlink to a hidden file or folder`);
-  return { abs: real, rel };
-}
-
-function isSymlink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-/** 读一个文本文件，超限或二进制就抛错。 */
-function readText(abs: string, shown: string, limits: WorkspaceLimits): string {
-  const stats = statSync(abs);
-  if (stats.isDirectory()) throw new Error(`"${shown}" is a folder; use ls to list it`);
-  if (!stats.isFile()) throw new Error(`"${shown}" is not a regular file`);
-  if (stats.size > limits.maxFileBytes) throw new Error(`"${shown}" is ${size(stats.size)}, over the ${size(limits.maxFileBytes)} limit`);
-  const text = decodeText(readFileSync(abs));
-  if (text === undefined) throw new Error(`"${shown}" looks like a binary file; only text files can be read`);
-  return text;
-}
 
 /** 列目录里的一项：目录带 /，指到目录外或隐藏处的链接标出来（名字可以看，内容进不去）。 */
 function entryLine(root: string, dirRel: string, name: string): string {
@@ -202,4 +122,20 @@ export function createWorkspaceTools(root: string, limits: WorkspaceLimits = DEF
       },
     },
   ];
+}
+
+/**
+ * 认得「参数根本不成形」的工具登记处。模型发来的参数不是 JSON、或者不是字符串对象时，provider 交出一个 input 为 {}
+ * 的调用，另外记下哪里不对；这里按调用 id 查到，就不碰工具，直接回一条 "error: …" 结果，让模型看着改了再调一次。
+ * 和 s02 的 ToolRegistry.run 把 zod 校验失败写成 "error: invalid arguments …" 是同一个意思，只是多认了一种坏法。
+ */
+export class LiveToolRegistry extends ToolRegistry {
+  constructor(private readonly argumentProblem: (callId: string) => string | undefined) {
+    super();
+  }
+
+  override run(call: ToolCall): string {
+    const problem = this.argumentProblem(call.id);
+    return problem === undefined ? super.run(call) : `error: ${problem}`;
+  }
 }
