@@ -112,6 +112,13 @@ export const toolChunk = (index: number, part: { id?: string; name?: string; arg
   ],
 });
 
+/**
+ * 只带思考过程的一块。DeepSeek 写 reasoning_content（同一块里 content 是 null），Ollama 写 reasoning。
+ */
+export const reasoningChunk = (text: string, field: "reasoning_content" | "reasoning" = "reasoning_content"): unknown => ({
+  choices: [{ index: 0, delta: { content: null, [field]: text }, finish_reason: null }],
+});
+
 export const finishChunk = (reason: string): unknown => ({ choices: [{ index: 0, delta: {}, finish_reason: reason }] });
 
 /** 一段完整的文字回答：role 块、几段文字、finish_reason、[DONE]。 */
