@@ -215,6 +215,9 @@ function httpHint(status: number, retryAfter: string | null): string {
 /** 解析工具参数的结果：成了是 ToolCall.input；不成就是一句给模型看的话，说清错在哪、收到的是什么。 */
 export type ParsedArguments = { ok: true; input: Record<string, string> } | { ok: false; problem: string };
 
+/** 坏参数的 error 结果末尾那句：告诉模型怎么改。 */
+const RETRY_HINT = "call the tool again with a JSON object of strings";
+
 /** 把一次调用的参数文字解析成 ToolCall.input。不抛错：坏参数要回给模型重来，不是这一轮的终点。 */
 export function parseArguments(name: string, raw: string, finishReason?: string, secret?: string): ParsedArguments {
   const where = `invalid arguments for tool "${name}"`;
@@ -225,11 +228,11 @@ export function parseArguments(name: string, raw: string, finishReason?: string,
   } catch (error) {
     const cut = finishReason === "length" ? " — the answer hit the length limit, so they were probably cut off" : "";
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: `${where}: not valid JSON (${maskSecret(why, secret)}); ${received}${cut}. Call the tool again with a JSON object of strings.` };
+    return { ok: false, problem: `${where}: not valid JSON (${maskSecret(why, secret)}); ${received}${cut}; ${RETRY_HINT}` };
   }
   const parsed = ArgumentsSchema.safeParse(value);
   if (!parsed.success) {
-    return { ok: false, problem: `${where}: expected a JSON object of strings; ${received}. Call the tool again with a JSON object of strings.` };
+    return { ok: false, problem: `${where}: expected a JSON object of strings; ${received}; ${RETRY_HINT}` };
   }
   return { ok: true, input: Object.fromEntries(Object.entries(parsed.data).map(([key, v]) => [key, String(v)])) };
 }

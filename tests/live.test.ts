@@ -1113,3 +1113,61 @@ describe("3. 思考型模型：每段回答的思考过程跟着它走，按服�
     ]);
   });
 });
+
+describe("4. 工具参数不成形：回一条 error 结果（错在哪、收到的是什么，截短），模型改了再调，这一轮照常往下走", () => {
+  type Tail = { assistant: ChatMessage; tool: ChatMessage };
+  /** 第 n 个请求里，最后一条助手消息和它后面的那条 tool 消息。 */
+  const tail = (run: LiveRun, n: number): Tail => {
+    const messages = JSON.parse(run.bodies[n]).messages as ChatMessage[];
+    return { assistant: messages.at(-2) as ChatMessage, tool: messages.at(-1) as ChatMessage };
+  };
+  /** 每个请求里回传的每个调用，参数都得是合法 JSON：Ollama 解析不了就整个请求回 400（"invalid tool call arguments"）。 */
+  const argumentsAllJson = (run: LiveRun): void => {
+    for (const body of run.bodies) {
+      for (const m of JSON.parse(body).messages as ChatMessage[]) {
+        if (m.role === "assistant") for (const call of m.tool_calls ?? []) expect(() => JSON.parse(call.function.arguments)).not.toThrow();
+      }
+    }
+  };
+  const RETRY = "call the tool again with a JSON object of strings";
+
+  it("坏 JSON：模型收到 error 结果，改了再调，第三次请求收尾；退出码 0；字节任意切开结果一样（fast-check）", async () => {
+    const broken = callAnswer("read", '{"path": "src/', "call_9", "我看看🙂。");
+    const script = (chunks: Reply["chunks"]) => (n: number): Reply => ({ chunks: [chunks, [callAnswer("read", '{"path":"README.md"}', "call_10")], [textAnswer(["好了。"])]][n] });
+    const whole = await sameUnderSplits(utf8(broken), (chunks) => runAgainst(script(chunks)), 15);
+    expect(whole.code).toBe(EXIT.answered);
+    expect(whole.stdout).toBe("我看看🙂。\n好了。\n");
+    expect(whole.bodies).toHaveLength(3);
+    const { assistant, tool } = tail(whole, 1);
+    expect(assistant).toEqual({ role: "assistant", content: "我看看🙂。", tool_calls: [{ id: "call_9", type: "function", function: { name: "read", arguments: "{}" } }] });
+    expect(tool.role === "tool" && tool.tool_call_id).toBe("call_9");
+    expect(tool.content).toMatch(/^error: invalid arguments for tool "read": not valid JSON \(.+\); received "\{\\"path\\": \\"src\/"; call the tool again with a JSON object of strings$/);
+    expect(tail(whole, 2).tool.content).toBe("# demo\n一个示例项目。TODO: 写文档\n");
+    expect(whole.stderr).toContain("  → read {}");
+    expect(whole.stderr.find((line) => line.startsWith("  ← "))).toMatch(/^ {2}← error: invalid arguments for tool "read": not valid JSON/);
+    argumentsAllJson(whole);
+  });
+
+  it.each<[string, string, string | undefined, RegExp | string]>([
+    ["不是对象", '["README.md"]', "tool_calls", `error: invalid arguments for tool "read": expected a JSON object of strings; received "[\\"README.md\\"]"; ${RETRY}`],
+    ["值是嵌套对象", '{"path": {"x": 1}}', "tool_calls", `error: invalid arguments for tool "read": expected a JSON object of strings; received "{\\"path\\": {\\"x\\": 1}}"; ${RETRY}`],
+    ["被长度上限截断", '{"path": "sr', "length", /not valid JSON \(.+\); received "\{\\"path\\": \\"sr" — the answer hit the length limit, so they were probably cut off; call the tool/],
+    ["很长的坏参数：收到的只引前 120 个字符", `{"path": "${"很长".repeat(200)}`, "tool_calls", new RegExp(`received "\\{\\\\"path\\\\": \\\\"${"很长".repeat(55)}"…; ${RETRY}$`)],
+  ])("%s", async (_name, args, finish, expected) => {
+    const answer = [event(toolChunk(0, { id: "call_9", name: "read", arguments: args })), event(finishChunk(finish ?? "tool_calls")), DONE].join("");
+    const run = await runAgainst((n) => ({ chunks: [n === 0 ? answer : textAnswer(["好"])] }));
+    expect(run.code).toBe(EXIT.answered);
+    const { tool } = tail(run, 1);
+    if (typeof expected === "string") expect(tool.content).toBe(expected);
+    else expect(tool.content).toMatch(expected);
+    argumentsAllJson(run);
+  });
+
+  it("一直发坏参数的模型：每次都拿到 error 结果，直到 MINI_PI_MAX_TURNS 的上限，以问满次数的退出码结束", async () => {
+    const run = await runAgainst(() => ({ chunks: [callAnswer("read", "{oops", "call_0")] }), { [ENV.maxTurns]: "3" });
+    expect(run.bodies).toHaveLength(3);
+    expect(run.code).toBe(EXIT.maxTurns);
+    expect(run.stderr.filter((line) => line.startsWith("  ← error: invalid arguments"))).toHaveLength(3);
+    argumentsAllJson(run);
+  });
+});
