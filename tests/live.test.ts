@@ -1171,3 +1171,65 @@ describe("4. 工具参数不成形：回一条 error 结果（错在哪、收到
     argumentsAllJson(run);
   });
 });
+
+describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保活注释也算）；总时长上限另有 MINI_PI_TOTAL_TIMEOUT_MS", () => {
+  const IDLE = 400;
+  const GAP = 80;
+  const KEEP_ALIVE = ": keep-alive\n\n";
+  /** 稳稳地吐：先是一串保活注释（服务器在读长提示），再一段段文字，每块之间都停 GAP 毫秒。总时长是 IDLE 的好几倍。 */
+  const steady = (silenceMs = 0): Reply["chunks"] => [
+    ...Array.from({ length: 10 }, (): Reply["chunks"] => [KEEP_ALIVE, { waitMs: GAP }]).flat(),
+    event(textChunk("慢慢")),
+    { waitMs: GAP },
+    event(textChunk("地")),
+    { waitMs: silenceMs === 0 ? GAP : silenceMs },
+    event(textChunk("说🙂。")),
+    { waitMs: GAP },
+    event(finishChunk("stop")),
+    DONE,
+  ];
+
+  it("稳稳地吐、总时长是空闲超时的好几倍：不掐断，完整答完", async () => {
+    const started = Date.now();
+    const run = await runAgainst(() => ({ chunks: steady() }), { [ENV.timeoutMs]: String(IDLE) });
+    const elapsed = Date.now() - started;
+    expect(run.stderr.at(-1)).not.toMatch(/^error/);
+    expect(run.code).toBe(EXIT.answered);
+    expect(run.stdout).toBe("慢慢地说🙂。\n");
+    expect(elapsed).toBeGreaterThan(2 * IDLE); // 以前的总截止时间在这里就会把回答拦腰切断
+  });
+
+  it("检查本身会失败：中途真的停了比空闲超时还久，就超时，已收到的文字留着", async () => {
+    const run = await runAgainst(() => ({ chunks: steady(IDLE * 2) }), { [ENV.timeoutMs]: String(IDLE) });
+    expect(run.code).toBe(EXIT.failed);
+    expect(run.stdout).toBe("慢慢地\n");
+    expect(run.stderr.at(-1)).toBe(`error: request timed out: nothing arrived for ${IDLE} ms (raise MINI_PI_TIMEOUT_MS for slow models)`);
+  });
+
+  it("总时长上限：设了 MINI_PI_TOTAL_TIMEOUT_MS，再稳也到点就停，说清该调哪个变量", async () => {
+    const run = await runAgainst(() => ({ chunks: steady() }), { [ENV.timeoutMs]: String(IDLE), [ENV.totalTimeoutMs]: String(IDLE + 100) });
+    expect(run.code).toBe(EXIT.failed);
+    expect(run.stderr.at(-1)).toBe(`error: request took longer than ${IDLE + 100} ms in total (raise or unset MINI_PI_TOTAL_TIMEOUT_MS)`);
+  });
+
+  it("字节任意切开、每块之间都停一下送来：保活照样算数，结果一样（fast-check）", async () => {
+    const body = utf8([KEEP_ALIVE, KEEP_ALIVE, textAnswer(["切开🙂", "也一样"])].join(""));
+    const whole = await sameUnderSplits(
+      body,
+      (chunks) => runAgainst(() => ({ chunks: chunks.flatMap((c): Reply["chunks"] => [c, { waitMs: 40 }]) }), { [ENV.timeoutMs]: String(IDLE) }),
+      5,
+    );
+    expect(whole.code).toBe(EXIT.answered);
+    expect(whole.stdout).toBe("切开🙂也一样\n");
+  });
+
+  it("设置：总时长上限默认不设，写了就得是正整数；空闲超时默认 120000", () => {
+    const base = { [ENV.baseUrl]: "http://127.0.0.1:1/v1", [ENV.model]: "m" };
+    expect(readLiveConfig(base)).toMatchObject({ ok: true, config: { timeoutMs: 120_000, totalTimeoutMs: undefined } });
+    expect(readLiveConfig({ ...base, [ENV.totalTimeoutMs]: "600000" })).toMatchObject({ ok: true, config: { totalTimeoutMs: 600_000 } });
+    expect(readLiveConfig({ ...base, [ENV.totalTimeoutMs]: "10m", [ENV.timeoutMs]: "-5" })).toEqual({
+      ok: false,
+      problems: [`${ENV.timeoutMs} 要是正整数（毫秒），现在是 "-5"`, `${ENV.totalTimeoutMs} 要是正整数（毫秒），现在是 "10m"`],
+    });
+  });
+});
