@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV, readLiveConfig } from "../live/config.ts";
-import { EXIT, createLiveAgent, runLive, type LiveIO } from "../live/main.ts";
+import { EXIT, createLiveAgent, maxTurnsMessage, runLive, type LiveIO } from "../live/main.ts";
 import {
   ERROR_TEXT_CHARS,
   EXCERPT_CHARS,
@@ -29,6 +29,7 @@ import {
   type AssistantMessage,
   type ProviderEvent,
   type ProviderInput,
+  DEFAULT_MAX_TURNS,
   type ToolCall,
   ToolRegistry,
   collectAssistantMessage,
@@ -1230,6 +1231,44 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
     expect(readLiveConfig({ ...base, [ENV.totalTimeoutMs]: "10m", [ENV.timeoutMs]: "-5" })).toEqual({
       ok: false,
       problems: [`${ENV.timeoutMs} 要是正整数（毫秒），现在是 "-5"`, `${ENV.totalTimeoutMs} 要是正整数（毫秒），现在是 "10m"`],
+    });
+  });
+});
+
+describe("6. 问满次数没有回答：自己的非零退出码，stderr 说没有回答、怎么放宽上限", () => {
+  const LOOKING = callAnswer("ls", '{"path":"."}', "call_0", "再看看🙂。");
+
+  it("一直要工具的模型：问满 MINI_PI_MAX_TURNS 次就停，退出码 3，stdout 只有它说过的话；字节任意切开结果一样（fast-check）", async () => {
+    const whole = await sameUnderSplits(utf8(LOOKING), (chunks) => runAgainst(() => ({ chunks }), { [ENV.maxTurns]: "3" }), 10);
+    expect(whole.code).toBe(EXIT.maxTurns);
+    expect(whole.bodies).toHaveLength(3);
+    expect(whole.stdout).toBe("再看看🙂。\n".repeat(3));
+    expect(whole.stderr.at(-1)).toBe(maxTurnsMessage(3));
+    expect(maxTurnsMessage(3)).toBe("没有回答：模型连着要了 3 次工具还没说完，到了 MINI_PI_MAX_TURNS 的上限（3）。想让它多查几次，就调大它，如 MINI_PI_MAX_TURNS=6");
+  });
+
+  it("不设就是课里的 DEFAULT_MAX_TURNS；放宽上限真的管用：要 3 次工具的模型，上限 3 答不出、上限 4 答得出", async () => {
+    const always = await runAgainst(() => ({ chunks: [LOOKING] }));
+    expect(always.bodies).toHaveLength(DEFAULT_MAX_TURNS);
+    expect(always.code).toBe(EXIT.maxTurns);
+    const needsThree = (n: number): Reply => ({ chunks: [n < 3 ? LOOKING : textAnswer(["看完了。"])] });
+    expect((await runAgainst(needsThree, { [ENV.maxTurns]: "3" })).code).toBe(EXIT.maxTurns);
+    const raised = await runAgainst(needsThree, { [ENV.maxTurns]: "4" });
+    expect(raised.code).toBe(EXIT.answered);
+    expect(raised.stdout.endsWith("看完了。\n")).toBe(true);
+  });
+
+  it("模型的回答恰好就是 max turns reached 这几个字：那是回答，退出码 0", async () => {
+    const run = await runAgainst(() => ({ chunks: [textAnswer(["max turns reached"])] }));
+    expect(run.code).toBe(EXIT.answered);
+    expect(run.stdout).toBe("max turns reached\n");
+  });
+
+  it("退出码各不相同；MINI_PI_MAX_TURNS 要是正整数", () => {
+    expect(new Set(Object.values(EXIT)).size).toBe(Object.keys(EXIT).length);
+    expect(readLiveConfig({ [ENV.baseUrl]: "http://127.0.0.1:1/v1", [ENV.model]: "m", [ENV.maxTurns]: "0" })).toEqual({
+      ok: false,
+      problems: [`${ENV.maxTurns} 要是正整数（次），现在是 "0"`],
     });
   });
 });
