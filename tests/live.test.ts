@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV, readLiveConfig } from "../live/config.ts";
+import { ENV, type LiveConfig, readLiveConfig } from "../live/config.ts";
 import { EXIT, createLiveAgent, maxTurnsMessage, runLive, type LiveIO } from "../live/main.ts";
 import {
   ERROR_TEXT_CHARS,
@@ -26,7 +26,9 @@ import { DONE, type Reply, type ReplayServer, event, finishChunk, reasoningChunk
 import { type SseMessage, SseDecoder } from "../live/sse.ts";
 import { createWorkspaceTools } from "../live/tools.ts";
 import {
+  type Agent,
   type AssistantMessage,
+  PrintMode,
   type ProviderEvent,
   type ProviderInput,
   DEFAULT_MAX_TURNS,
@@ -1270,5 +1272,61 @@ describe("6. 问满次数没有回答：自己的非零退出码，stderr 说没
       ok: false,
       problems: [`${ENV.maxTurns} 要是正整数（次），现在是 "0"`],
     });
+  });
+});
+
+describe("7. 回答边到边打：文字一到就上 stdout，一轮结束时不再打第二遍", () => {
+  /** 服务器先送第一句，然后等：等到 stdout 上出现第一句，才送剩下的。不边到边打的话，它就一直等到空闲超时。 */
+  async function gated(makeAgent: (config: LiveConfig, io: LiveIO) => Agent): Promise<{ order: string[]; reply: AssistantMessage }> {
+    const order: string[] = [];
+    let shown!: () => void;
+    const firstShown = new Promise<void>((resolve) => (shown = resolve));
+    const chunks: Reply["chunks"] = [
+      event(textChunk("第一句🙂，")),
+      { until: firstShown.then(() => order.push("server: rest")) },
+      event(textChunk("第二句。")),
+      event(finishChunk("stop")),
+      DONE,
+    ];
+    return withServer(
+      () => ({ chunks }),
+      async (server) => {
+        const read = readLiveConfig({ [ENV.baseUrl]: server.baseUrl, [ENV.model]: "m", [ENV.timeoutMs]: "1500" });
+        if (!read.ok) throw new Error(read.problems.join("\n"));
+        const io = liveIO({}, {
+          stdout: {
+            write: (text) => {
+              order.push(`stdout: ${text}`);
+              if (text.includes("第一句")) shown();
+            },
+          },
+        });
+        const reply = await runOneTurn(makeAgent(read.config, io), "说两句");
+        return { order, reply };
+      },
+    );
+  }
+
+  it("第一句在服务器送出第二句之前就上了 stdout；整段只打一次", async () => {
+    const { order, reply } = await gated((config, io) => createLiveAgent(config, io).agent);
+    expect(reply).toEqual({ role: "assistant", content: "第一句🙂，第二句。", stopReason: "stop" });
+    expect(order).toEqual(["stdout: 第一句🙂，", "server: rest", "stdout: 第二句。", "stdout: \n"]);
+  });
+
+  it("检查本身会失败：换回课里一轮结束才打的 PrintMode，第一句等不来，服务器一直等到空闲超时", async () => {
+    const { order, reply } = await gated((config, io) => ({
+      ...createLiveAgent(config, io).agent,
+      provider: new OpenAICompatibleProvider(config),
+      mode: new PrintMode({ log: (line) => io.stdout.write(`${line}\n`) }),
+    }));
+    expect(reply.stopReason).toBe("error");
+    // 第一句要等到一轮（因超时）结束才打出来，服务器这时才放行，已经晚了
+    expect(order).toEqual(["stdout: 第一句🙂，\nerror: request timed out: nothing arrived for 1500 ms (raise MINI_PI_TIMEOUT_MS for slow models)\n", "server: rest"]);
+  });
+
+  it("字节任意切开送来：stdout 上的文字一样，从不重复（fast-check）", async () => {
+    const bytes = utf8(textAnswer(["一🙂", "二", "三。"]));
+    const whole = await sameUnderSplits(bytes, (chunks) => runAgainst(() => ({ chunks })));
+    expect(whole.stdout).toBe("一🙂二三。\n");
   });
 });
