@@ -1,14 +1,14 @@
 // 真实模型模式（live/）的测试：全部离线。模型由一个只听 127.0.0.1 的本地服务器扮演，
 // 它回放录好样子的 SSE 回答，字节可以在任意位置切开（包括一个 UTF-8 字符中间、"data:" 中间）。
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV, type LiveConfig, readLiveConfig } from "../live/config.ts";
-import { EXIT, createLiveAgent, maxTurnsMessage, runLive, type LiveIO } from "../live/main.ts";
+import { DEFAULTS, ENV, type LiveConfig, readLiveConfig } from "../live/config.ts";
+import { EXIT, USAGE, configHelp, createLiveAgent, maxTurnsMessage, runLive, type LiveIO } from "../live/main.ts";
 import {
   ERROR_TEXT_CHARS,
   EXCERPT_CHARS,
@@ -1329,4 +1329,71 @@ describe("7. 回答边到边打：文字一到就上 stdout，一轮结束时不
     const whole = await sameUnderSplits(bytes, (chunks) => runAgainst(() => ({ chunks })));
     expect(whole.stdout).toBe("一🙂二三。\n");
   });
+});
+
+describe("8. 文档里的命令和表都和代码对得上：npm run -s live 的 stdout 一字不差就是回答", () => {
+  const liveReadme = readFileSync(join(ROOT, "live", "README.md"), "utf8");
+  const rootReadme = readFileSync(join(ROOT, "README.md"), "utf8");
+  /** 根 README 里「对接真实模型」那一节。 */
+  const rootSection = rootReadme.slice(rootReadme.indexOf("## 对接真实模型"), rootReadme.indexOf("\n## ", rootReadme.indexOf("## 对接真实模型") + 1));
+  /** 以 header 这一行开头的 Markdown 表，去掉表头和分隔行，每行拆成一格格。 */
+  const table = (text: string, header: string): string[][] => {
+    const lines = text.split("\n");
+    const start = lines.indexOf(header);
+    expect(start, header).toBeGreaterThanOrEqual(0);
+    const body: string[][] = [];
+    for (const line of lines.slice(start + 2)) {
+      if (!line.startsWith("|")) break;
+      body.push(line.slice(1, -1).split("|").map((cell) => cell.trim()));
+    }
+    return body;
+  };
+
+  it("live/README.md 的变量表：变量、顺序、必填与否、默认值都和 config.ts 的 ENV、DEFAULTS 一致", () => {
+    const variables = table(liveReadme, "| 变量 | 必填 | 默认 | 说明 |");
+    expect(variables.map((row) => row[0])).toEqual(Object.values(ENV).map((name) => `\`${name}\``));
+    for (const [key, name] of Object.entries(ENV)) {
+      const [, required, fallback] = variables.find((row) => row[0] === `\`${name}\``) ?? [];
+      if (key in DEFAULTS) {
+        const value = DEFAULTS[key as keyof typeof DEFAULTS];
+        expect([required, fallback], name).toEqual(["否", value === undefined ? "不限" : `\`${value}\``]);
+      } else {
+        expect([required === "否", fallback], name).toEqual([false, "—"]);
+      }
+    }
+  });
+
+  it("live/README.md 的退出码表：和 main.ts 的 EXIT 一一对应；根 README 那一节也提到了每个退出码和每个变量", () => {
+    expect(table(liveReadme, "| 退出码 | 什么时候 |").map((row) => Number(row[0]))).toEqual(Object.values(EXIT));
+    const sentence = rootSection.slice(rootSection.indexOf("退出码："));
+    for (const code of Object.values(EXIT)) expect(sentence, `exit ${code}`).toMatch(new RegExp(`(^|[^\\d])${code} `, "m"));
+    for (const name of Object.values(ENV)) expect(rootSection, name).toContain(`\`${name}\``);
+  });
+
+  it("文档和程序给的命令都带 -s（不带的话 npm 的横幅会混进 stdout）", () => {
+    const commands = [liveReadme, rootSection, [USAGE, ...configHelp(["x"])].join("\n")].join("\n");
+    expect(commands).toContain("npm run -s live --");
+    expect(commands).not.toMatch(/npm run live/);
+    expect(commands).not.toMatch(/run live --/);
+  });
+
+  it(
+    "真的用 npm 跑：npm run -s live 的 stdout 一字不差是回答；去掉 -s，npm 的横幅就混了进去（检查本身会失败）",
+    async () => {
+      await withServer(
+        () => ({ chunks: [textAnswer(["只有", "回答🙂。"])] }),
+        async (server) => {
+          const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), [ENV.baseUrl]: server.baseUrl, [ENV.model]: "test-model" };
+          const npm = (args: string[]) => promisify(execFile)("npm", ["--prefix", ROOT, ...args], { cwd: work, env });
+          const silent = await npm(["run", "-s", "live", "--", "问一下"]);
+          expect(silent.stdout).toBe("只有回答🙂。\n");
+          expect(silent.stderr).toContain(`工作目录 ${work}`); // INIT_CWD 找回了敲命令的目录
+          const loud = await npm(["run", "live", "--", "问一下"]);
+          expect(loud.stdout).toContain("> learn-pi-agent@0.1.0 live");
+          expect(loud.stdout).not.toBe(silent.stdout);
+        },
+      );
+    },
+    60_000,
+  );
 });
