@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Provider, ProviderEvent, ProviderInput, ProviderMessage, StopReason, ToolCall, ToolSpec } from "../s12_packages/code.ts";
 import { RequestClock } from "./clock.ts";
 import { ENV, displayUrl } from "./config.ts";
-import { maskSecret, maskThenShorten } from "./redact.ts";
+import { maskSecret, shorten } from "./redact.ts";
 import { SseDecoder, type SseMessage } from "./sse.ts";
 
 // ── 发出去的请求 ──────────────────────────────────────────
@@ -193,7 +193,7 @@ export function serverErrorText(body: string, secret?: string): string {
   }
   text = maskSecret(text, secret).replace(/\s+/g, " ").trim(); // JSON 里转义过的密钥，解出来以后再打一遍
   if (text === "") return "(no error text)";
-  return maskThenShorten(text, secret, ERROR_TEXT_CHARS);
+  return shorten(text, ERROR_TEXT_CHARS);
 }
 
 /** 引一段不可信的文字：先打码，再截短，再加引号（JSON 转义让换行、控制字符都看得见）。 */
@@ -310,6 +310,11 @@ export class ChatStreamAssembler {
   /** 攒齐的调用，按 index 排好。 */
   partialCalls(): PartialCall[] {
     return [...this.calls].sort(([a], [b]) => a - b).map(([, call]) => ({ ...call }));
+  }
+
+  /** 已经想出了点什么（思考字段里有非空的文字）。 */
+  isThinking(): boolean {
+    return REASONING_FIELDS.some((field) => (this.reasoning[field] ?? "") !== "");
   }
 
   /** 思考过程一共多少字（各字段加起来）。 */
@@ -430,7 +435,6 @@ export class OpenAICompatibleProvider implements Provider {
   private async *streamUnsafe(input: ProviderInput): AsyncGenerator<ProviderEvent> {
     const { timeoutMs, totalTimeoutMs, signal: outside, apiKey: secret } = this.options;
     const clock = new RequestClock({ idleMs: timeoutMs, totalMs: totalTimeoutMs }, { idle: ENV.timeoutMs, total: ENV.totalTimeoutMs }, outside);
-    const where = displayUrl(this.endpoint);
     // 请求被中止时，fetch 和读流抛的都是 AbortError，看不出是谁喊停的；按信号说清楚。
     const stopped = (): Error | undefined => {
       if (outside?.aborted === true) return new Error("request aborted");
@@ -439,31 +443,11 @@ export class OpenAICompatibleProvider implements Provider {
     };
 
     try {
-      const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-      if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
-      let response: Response;
-      try {
-        response = await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify(this.buildRequest(input)), signal: clock.signal });
-      } catch (error) {
-        throw stopped() ?? new Error(`cannot reach ${where}: ${networkReason(error)}`);
-      }
-      clock.touch();
-
-      if (!response.ok) {
-        const body = await readLimited(response, clock);
-        throw stopped() ?? new Error(`HTTP ${response.status} ${response.statusText}`.trim() + `: ${serverErrorText(body, secret)}${httpHint(response.status, response.headers.get("retry-after"))}`);
-      }
-      const type = response.headers.get("content-type") ?? "";
-      if (!type.includes("text/event-stream") && /json|html/.test(type)) {
-        const body = await readLimited(response, clock);
-        throw stopped() ?? new Error(`expected a streamed answer (text/event-stream) from ${where}, got ${type}: ${serverErrorText(body, secret)}`);
-      }
-      if (response.body === null) throw new Error(`the server at ${where} sent an empty response`);
-
+      const body = await this.open(input, clock, stopped);
       yield { type: "message_start" };
       const decoder = new SseDecoder();
       const assembler = new ChatStreamAssembler(secret);
-      const reader = response.body.getReader();
+      const reader = body.getReader();
       let received = 0;
       let answered = false;
       let thinking = false;
@@ -484,7 +468,7 @@ export class OpenAICompatibleProvider implements Provider {
               answered = true;
               yield { type: "text_delta", text };
             }
-            if (!thinking && assembler.reasoningChars() > 0) {
+            if (!thinking && assembler.isThinking()) {
               thinking = true;
               this.options.onThinking?.();
             }
@@ -500,19 +484,8 @@ export class OpenAICompatibleProvider implements Provider {
         throw new Error(`the stream ended before [DONE] after ${received} bytes: the server closed the connection mid-answer`);
       }
 
-      const partials = assembler.partialCalls();
-      if (!answered && partials.length === 0) throw noAnswer(assembler.reasoningChars(), assembler.finishReason);
-      const reasoning = Object.keys(assembler.reasoning).length > 0 ? { ...assembler.reasoning } : undefined;
-      const calls: ToolCall[] = partials.map((partial, n) => {
-        if (partial.name === "") throw new Error(`the model sent tool call #${n + 1} without a function name`);
-        const id = this.uniqueId(partial.id);
-        const parsed = parseArguments(partial.name, partial.arguments, assembler.finishReason, secret);
-        // 坏参数原样回传，Ollama 会因为解析不了整个请求回 400；历史里记成 {}，收到的原文写在 error 结果里给模型看
-        const args = parsed.ok ? (partial.arguments.trim() === "" ? "{}" : partial.arguments) : "{}";
-        this.remembered.set(id, { call: { id, type: "function", function: { name: partial.name, arguments: args } }, reasoning });
-        if (!parsed.ok) this.problems.set(id, parsed.problem);
-        return { id, name: partial.name, input: parsed.ok ? parsed.input : {} };
-      });
+      if (!answered && assembler.partialCalls().length === 0) throw noAnswer(assembler.reasoningChars(), assembler.finishReason);
+      const calls = this.settleCalls(assembler);
       const { stopReason, note } = mapFinishReason(assembler.finishReason, calls.length > 0);
       if (note !== undefined) yield { type: "text_delta", text: note };
       for (const call of calls) yield { type: "tool_call", call };
@@ -520,6 +493,51 @@ export class OpenAICompatibleProvider implements Provider {
     } finally {
       clock.stop();
     }
+  }
+
+  /** 发出请求，等来响应头，确认回来的是一条流；不是（HTTP 错误、JSON、HTML 页）就读一段正文说清原因并抛错。 */
+  private async open(input: ProviderInput, clock: RequestClock, stopped: () => Error | undefined): Promise<ReadableStream<Uint8Array>> {
+    const secret = this.options.apiKey;
+    const where = displayUrl(this.endpoint);
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
+    let response: Response;
+    try {
+      response = await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify(this.buildRequest(input)), signal: clock.signal });
+    } catch (error) {
+      throw stopped() ?? new Error(`cannot reach ${where}: ${networkReason(error)}`);
+    }
+    clock.touch();
+
+    if (!response.ok) {
+      const body = await readLimited(response, clock);
+      throw stopped() ?? new Error(`HTTP ${response.status} ${response.statusText}`.trim() + `: ${serverErrorText(body, secret)}${httpHint(response.status, response.headers.get("retry-after"))}`);
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!type.includes("text/event-stream") && /json|html/.test(type)) {
+      const body = await readLimited(response, clock);
+      throw stopped() ?? new Error(`expected a streamed answer (text/event-stream) from ${where}, got ${type}: ${serverErrorText(body, secret)}`);
+    }
+    if (response.body === null) throw new Error(`the server at ${where} sent an empty response`);
+    return response.body;
+  }
+
+  /**
+   * 攒齐的调用定下来：换成唯一的 id，解析参数，连同这段回答的思考过程记下（下次请求补回去）。
+   * 参数不成形的调用照样交出去（input 为 {}），哪里不对记在 problems 里，由 LiveToolRegistry 回给模型。
+   */
+  private settleCalls(assembler: ChatStreamAssembler): ToolCall[] {
+    const reasoning = Object.keys(assembler.reasoning).length > 0 ? { ...assembler.reasoning } : undefined;
+    return assembler.partialCalls().map((partial, n) => {
+      if (partial.name === "") throw new Error(`the model sent tool call #${n + 1} without a function name`);
+      const id = this.uniqueId(partial.id);
+      const parsed = parseArguments(partial.name, partial.arguments, assembler.finishReason, this.options.apiKey);
+      // 坏参数原样回传，Ollama 会因为解析不了而把整个请求回 400；历史里记成 {}，收到的原文写在 error 结果里给模型看
+      const args = parsed.ok ? (partial.arguments.trim() === "" ? "{}" : partial.arguments) : "{}";
+      this.remembered.set(id, { call: { id, type: "function", function: { name: partial.name, arguments: args } }, reasoning });
+      if (!parsed.ok) this.problems.set(id, parsed.problem);
+      return { id, name: partial.name, input: parsed.ok ? parsed.input : {} };
+    });
   }
 
   /** 服务器给的 id；没给（空）或者这个实例里已经用过，就换一个没用过的。 */
