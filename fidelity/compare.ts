@@ -1,5 +1,6 @@
 // 把两边的消息归一成同一种轨迹，再逐条比较。不引用 Pi：根目录的 `npm test` 用手写的轨迹测它能不能报错。
-// 比两种轨迹：跑完一轮后存下的历史，和每次请求时模型看到的消息（第 k 次对第 k 次）。
+// 循环剧本比两种轨迹：跑完一轮后存下的历史，和每次请求时模型看到的消息（第 k 次对第 k 次）。
+// 机制剧本（s07–s12）比「观察」：几条事实（每条几行文字）加几条轨迹，见文件末尾的 compareObservations。
 //
 // 轨迹里每条消息只留对照需要的东西：
 //   user        → 文字
@@ -13,6 +14,7 @@
 //                                        只在历史里这样对齐——请求里模型看不到自己要过的调用，那是差异表的 F13）
 
 import { type DiffLine, diffLines } from "../scripts/linediff.ts";
+import type { Mechanism } from "./mechanisms.ts";
 
 export type Entry = (
   | { role: "system" }
@@ -137,18 +139,18 @@ export function pairingProblems(trace: Trace): string[] {
   const close = (): void => {
     if (owner === undefined || owner.stopReason !== "toolUse") return;
     for (const id of owner.calls) {
-      if (!answered.includes(id)) problems.push(`#${owner.index}: call ${id} has no toolResult`);
+      if (!answered.includes(id)) problems.push(`#${owner.index}：调用 ${id} 没有结果`);
     }
   };
   trace.forEach((e, i) => {
     if (e.role === "toolResult") {
       if (owner === undefined || !owner.calls.includes(e.toolCallId)) {
-        problems.push(`#${i}: toolResult ${e.toolCallId} answers no call of the assistant before it`);
+        problems.push(`#${i}：结果 ${e.toolCallId} 不回答它前面那条助手消息要的任何调用`);
       } else if (answered.includes(e.toolCallId)) {
-        problems.push(`#${i}: toolResult ${e.toolCallId} answers a call that already has a result`);
+        problems.push(`#${i}：结果 ${e.toolCallId} 回答的调用已经有结果了`);
       } else {
         const expected = owner.calls.find((id) => !answered.includes(id));
-        if (expected !== e.toolCallId) problems.push(`#${i}: toolResult ${e.toolCallId} is out of call order (expected ${expected})`);
+        if (expected !== e.toolCallId) problems.push(`#${i}：结果 ${e.toolCallId} 顺序不对（该轮到 ${expected}）`);
         answered.push(e.toolCallId);
       }
       return;
@@ -205,12 +207,18 @@ export type Verdict = {
 };
 
 /**
- * 同一个剧本跑完后的两条历史：先各自查配对，再按差异表消掉已列出的差异，剩下的每一处不同都是问题。
+ * 同一个剧本的两条轨迹：先各自查配对（pairing，默认只查历史），再按差异表消掉已列出的差异，剩下的每一处不同都是问题。
  * on 是这次比的是哪一种轨迹：只有 on 相符的行参与；请求不查配对（请求里能看到什么调用，正是 F13 说的事）。
  */
-export function compareTraces(scenario: string, pi: Trace, mini: Trace, differences: readonly Difference[], on: "history" | "requests" = "history"): Verdict {
-  const problems =
-    on === "history" ? [...pairingProblems(pi).map((p) => `pi pairing ${p}`), ...pairingProblems(mini).map((p) => `mini pairing ${p}`)] : [];
+export function compareTraces(
+  scenario: string,
+  pi: Trace,
+  mini: Trace,
+  differences: readonly Difference[],
+  on: "history" | "requests" = "history",
+  pairing: boolean = on === "history",
+): Verdict {
+  const problems = pairing ? [...pairingProblems(pi).map((p) => `pi 配对 ${p}`), ...pairingProblems(mini).map((p) => `mini 配对 ${p}`)] : [];
   const used: string[] = [];
   const tag = (t: Trace): Trace => t.map((e, i) => ({ ...e, at: i }));
   let current: Reconciled = { pi: tag(pi), mini: tag(mini) };
@@ -236,33 +244,30 @@ export function compareRequests(scenario: string, pi: readonly Trace[], mini: re
   for (let k = 0; k < Math.min(pi.length, mini.length); k++) {
     const verdict = compareTraces(scenario, pi[k], mini[k], differences, "requests");
     verdict.used.forEach((id) => used.add(id));
-    problems.push(...verdict.problems.map((p) => `request ${k + 1}: ${p}`));
+    problems.push(...verdict.problems.map((p) => `第 ${k + 1} 次请求：${p}`));
   }
   return { used: differences.map((d) => d.id).filter((id) => used.has(id)), problems };
 }
 
 /**
- * 两条轨迹逐条对齐（最长公共子序列，和 `npm run diff` 用的是同一个 diffLines），每处不同一行：
- * 同一位置两边不同 → `pi #i … ≠ mini #j …`；只有一边有 → `… is missing from mini` / `… is not in pi`。
- * #i、#j 是消息在原轨迹里的位置（Entry.at），没有就用在这条轨迹里的位置。
+ * 两串行逐行对齐（最长公共子序列，和 `npm run diff` 用的是同一个 diffLines），每处不同一行：
+ * 同一位置两边不同 → `pi … ≠ mini …`；只有一边有 → `pi … 在 mini 里没有` / `mini … 在 pi 里没有`。
+ * label(side, i) 给出第 i 行在报告里怎么称呼（默认就是行本身）。
  */
-export function traceDifferences(pi: Trace, mini: Trace): string[] {
-  const as = (kind: "add" | "del", t: Trace): DiffLine[] => t.map((e, i) => ({ kind, text: describeEntry(e), line: i + 1 }));
-  // diffLines 收的是文本，空轨迹会被当成一个空行，所以一边为空时直接列出另一边
-  const diff =
-    pi.length === 0 || mini.length === 0
-      ? [...as("del", pi), ...as("add", mini)]
-      : diffLines(pi.map(describeEntry).join("\n"), mini.map(describeEntry).join("\n"));
+function lineDifferences(pi: readonly string[], mini: readonly string[], label: (side: "pi" | "mini", i: number) => string): string[] {
+  // diffLines 收的是文本：行里的换行先转义；空的一边直接列出另一边（空文本会被当成一个空行）
+  const flat = (lines: readonly string[]): string => lines.map((l) => l.replace(/\n/g, "\\n")).join("\n");
+  const as = (kind: "add" | "del", lines: readonly string[]): DiffLine[] => lines.map((text, i) => ({ kind, text, line: i + 1 }));
+  const diff = pi.length === 0 || mini.length === 0 ? [...as("del", pi), ...as("add", mini)] : diffLines(flat(pi), flat(mini));
   const out: string[] = [];
   let dels: DiffLine[] = [];
   let adds: DiffLine[] = [];
-  const at = (t: Trace, d: DiffLine): number => t[d.line - 1]?.at ?? d.line - 1;
   const flush = (): void => {
     for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
       const [d, a] = [dels[k], adds[k]];
-      if (d !== undefined && a !== undefined) out.push(`pi #${at(pi, d)} ${d.text} ≠ mini #${at(mini, a)} ${a.text}`);
-      else if (d !== undefined) out.push(`pi #${at(pi, d)} ${d.text} is missing from mini`);
-      else if (a !== undefined) out.push(`mini #${at(mini, a)} ${a.text} is not in pi`);
+      if (d !== undefined && a !== undefined) out.push(`pi ${label("pi", d.line - 1)} ≠ mini ${label("mini", a.line - 1)}`);
+      else if (d !== undefined) out.push(`pi ${label("pi", d.line - 1)} 在 mini 里没有`);
+      else if (a !== undefined) out.push(`mini ${label("mini", a.line - 1)} 在 pi 里没有`);
     }
     [dels, adds] = [[], []];
   };
@@ -275,20 +280,152 @@ export function traceDifferences(pi: Trace, mini: Trace): string[] {
 }
 
 /**
+ * 两条轨迹逐条对齐，每处不同一行：`pi #i … ≠ mini #j …`、`pi #i … 在 mini 里没有`、`mini #j … 在 pi 里没有`。
+ * #i、#j 是消息在原轨迹里的位置（Entry.at），没有就用在这条轨迹里的位置。
+ */
+export function traceDifferences(pi: Trace, mini: Trace): string[] {
+  const sides = { pi, mini };
+  return lineDifferences(pi.map(describeEntry), mini.map(describeEntry), (side, i) => `#${sides[side][i]?.at ?? i} ${describeEntry(sides[side][i])}`);
+}
+
+/**
  * 过期的行：表里写了某个剧本会用到它，可那个剧本在哪一课都没用到。usage 是「行 id → 用到它的剧本」。
  * 也检查表里提到的剧本是否存在、行 id 是否重复。
  */
-export function staleRows(differences: readonly Difference[], usage: ReadonlyMap<string, ReadonlySet<string>>, scenarioIds: readonly string[]): string[] {
+export function staleRows(
+  differences: readonly { id: string; scenarios: readonly string[] }[],
+  usage: ReadonlyMap<string, ReadonlySet<string>>,
+  scenarioIds: readonly string[],
+): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const row of differences) {
-    if (seen.has(row.id)) out.push(`${row.id} appears twice in the differences table`);
+    if (seen.has(row.id)) out.push(`${row.id} 在差异表里出现了两次`);
     seen.add(row.id);
-    if (row.scenarios.length === 0) out.push(`${row.id} is stale: it lists no scenario`);
+    if (row.scenarios.length === 0) out.push(`${row.id} 过期：没写任何剧本`);
     for (const s of row.scenarios) {
-      if (!scenarioIds.includes(s)) out.push(`${row.id} lists scenario "${s}", which does not exist`);
-      else if (!usage.get(row.id)?.has(s)) out.push(`${row.id} is stale: scenario "${s}" never needed it`);
+      if (!scenarioIds.includes(s)) out.push(`${row.id} 写了剧本「${s}」，可没有这个剧本`);
+      else if (!usage.get(row.id)?.has(s)) out.push(`${row.id} 过期：剧本「${s}」用不到它`);
     }
+  }
+  return out;
+}
+
+// ── 机制剧本的观察 ────────────────────────────────────────
+/** 事实：名字 → 几行文字。两边同名的事实逐行比较；键的顺序就是打印的顺序。 */
+export type Facts = Record<string, string[]>;
+
+/** 一条轨迹形式的观察：on 决定差异表里哪些行（历史 / 请求）参与；pairing 决定查不查配对。 */
+export type TraceFact = { on: "history" | "requests"; pairing: boolean; trace: Trace };
+
+/** 一个机制剧本在一边的全部观察。只有数据，能写成 JSON：Pi 一边在 Node 24 的子进程里算好再交回来。 */
+export type Observation = { facts: Facts; traces: Record<string, TraceFact> };
+
+/**
+ * 机制剧本的一条已列出差异。和循环的行一样：哪些剧本会出现它、两边各是什么样、为什么。
+ * reconcile 在两边的观察上消掉它描述的那一处（只认它自己描述的样子）；不适用就返回 undefined。
+ */
+export type FactDifference = {
+  id: string;
+  status: "deliberate" | "pending";
+  mechanism: Mechanism;
+  scenarios: string[];
+  pi: string;
+  mini: string;
+  reason: string;
+  reconcile(pi: Observation, mini: Observation): { pi: Observation; mini: Observation } | undefined;
+};
+
+/**
+ * 改写两边同名的一条事实：f 拿到两边的行，返回改写后的两边；不适用（或任一边没有这条事实）就返回 undefined。
+ * 差异表的行用它来只动自己描述的那条事实。
+ */
+export function adjustFact(
+  pi: Observation,
+  mini: Observation,
+  name: string,
+  f: (pi: string[], mini: string[]) => [string[], string[]] | undefined,
+): { pi: Observation; mini: Observation } | undefined {
+  const [p, m] = [pi.facts[name], mini.facts[name]];
+  if (p === undefined || m === undefined) return undefined;
+  const r = f(p, m);
+  if (r === undefined) return undefined;
+  return { pi: { ...pi, facts: { ...pi.facts, [name]: r[0] } }, mini: { ...mini, facts: { ...mini.facts, [name]: r[1] } } };
+}
+
+/** 同上，改写两边同名的一条轨迹。 */
+export function adjustTrace(
+  pi: Observation,
+  mini: Observation,
+  name: string,
+  f: (pi: Trace, mini: Trace) => [Trace, Trace] | undefined,
+): { pi: Observation; mini: Observation } | undefined {
+  const [p, m] = [pi.traces[name], mini.traces[name]];
+  if (p === undefined || m === undefined) return undefined;
+  const r = f(p.trace, m.trace);
+  if (r === undefined) return undefined;
+  return {
+    pi: { ...pi, traces: { ...pi.traces, [name]: { ...p, trace: r[0] } } },
+    mini: { ...mini, traces: { ...mini.traces, [name]: { ...m, trace: r[1] } } },
+  };
+}
+
+/**
+ * 一个机制剧本的两份观察：先按机制的差异表（factRows）消掉已列出的差异，再逐条比：
+ * 轨迹交给 compareTraces（循环的差异表 traceRows 照样适用，比如 Pi 历史开头的系统消息 F1），事实逐行比。
+ * 一边有、另一边没有的事实或轨迹也是问题。
+ */
+export function compareObservations(
+  scenario: string,
+  pi: Observation,
+  mini: Observation,
+  traceRows: readonly Difference[],
+  factRows: readonly FactDifference[],
+): Verdict {
+  const used: string[] = [];
+  let current = { pi, mini };
+  for (const row of factRows) {
+    if (!row.scenarios.includes(scenario)) continue;
+    const next = row.reconcile(current.pi, current.mini);
+    if (next !== undefined) {
+      current = next;
+      used.push(row.id);
+    }
+  }
+  const problems: string[] = [];
+  const names = <T>(a: Record<string, T>, b: Record<string, T>): string[] => [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const name of names(current.pi.traces, current.mini.traces)) {
+    const [p, m] = [current.pi.traces[name], current.mini.traces[name]];
+    if (p === undefined || m === undefined) {
+      problems.push(`「${name}」只有 ${p === undefined ? "mini" : "pi"} 有`);
+      continue;
+    }
+    const verdict = compareTraces(scenario, p.trace, m.trace, traceRows, p.on, p.pairing || m.pairing);
+    used.push(...verdict.used);
+    problems.push(...verdict.problems.map((x) => `「${name}」${x}`));
+  }
+  for (const name of names(current.pi.facts, current.mini.facts)) {
+    const [p, m] = [current.pi.facts[name], current.mini.facts[name]];
+    if (p === undefined || m === undefined) {
+      problems.push(`「${name}」只有 ${p === undefined ? "mini" : "pi"} 有`);
+      continue;
+    }
+    problems.push(...lineDifferences(p, m, (side, i) => (side === "pi" ? p : m)[i] ?? "").map((x) => `「${name}」${x}`));
+  }
+  const order = [...traceRows.map((d) => d.id), ...factRows.map((d) => d.id)];
+  return { used: order.filter((id) => used.includes(id)), problems };
+}
+
+/** 打印一份观察（--verbose 用）。 */
+export function describeObservation(o: Observation): string[] {
+  const out: string[] = [];
+  for (const [name, t] of Object.entries(o.traces)) {
+    out.push(`${name}（轨迹）`);
+    t.trace.forEach((e, i) => out.push(`  #${i} ${describeEntry(e)}`));
+  }
+  for (const [name, lines] of Object.entries(o.facts)) {
+    out.push(name);
+    for (const line of lines) out.push(`  ${line}`);
   }
   return out;
 }

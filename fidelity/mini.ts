@@ -13,7 +13,7 @@ export type Run = { trace: Trace; requests: Trace[]; overrun: boolean };
  * 记作 "stop"——截断的回答也是一次说完了的回答（DIFFERENCES.md F11）。
  * provider 出错就在那个位置抛错；出错前已经吐出的文字先发出去。
  */
-function toSteps(reply: Reply, calls: string[][]): Step[] {
+export function toSteps(reply: Reply, calls: string[][]): Step[] {
   if (reply.kind === "error") {
     calls.push([]);
     const before: Step[] = reply.partialText === undefined ? [] : [{ type: "message_start" }, { type: "text_delta", text: reply.partialText }];

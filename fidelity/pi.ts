@@ -1,13 +1,14 @@
 // 适配器（真实 Pi 一侧）：同一个剧本交给 @earendil-works/pi-agent-core 1.6.0 的 runAgentLoop 跑一次。
 // 模型换成照剧本出事件的 streamFn（建在 pi-ai 的 createAssistantMessageEventStream 上），工具是 AgentTool，
-// 钩子是 beforeToolCall，convertToLlm 原样返回。只有 `npm run fidelity` 会加载这个文件。
+// 钩子是 beforeToolCall，convertToLlm 原样返回。只在 pi-side.ts 起的 Node 24 子进程里加载（`npm run fidelity`）。
 
-import { type AgentLoopConfig, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
+import { type AgentLoopConfig, type AgentMessage, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
 import {
   type AssistantMessage,
   type AssistantMessageEventStream,
   createAssistantMessageEventStream,
   type JsonObject,
+  type Message,
   type Model,
   type StopReason,
   type TextContent,
@@ -18,7 +19,7 @@ import { asRequest, normalisePi, type Trace } from "./compare.ts";
 import type { Run } from "./mini.ts";
 import { type Reply, type Scenario, toolOutput } from "./scenarios.ts";
 
-const MODEL: Model<"openai-completions"> = {
+export const MODEL: Model<"openai-completions"> = {
   id: "scripted",
   name: "scripted model",
   api: "openai-completions",
@@ -40,7 +41,7 @@ const NO_USAGE: Usage = {
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 };
 
-const message = (content: (TextContent | ToolCall)[], stopReason: StopReason, errorMessage?: string): AssistantMessage => ({
+export const message = (content: (TextContent | ToolCall)[], stopReason: StopReason, errorMessage?: string): AssistantMessage => ({
   role: "assistant",
   content,
   api: MODEL.api,
@@ -52,6 +53,13 @@ const message = (content: (TextContent | ToolCall)[], stopReason: StopReason, er
   ...(errorMessage === undefined ? {} : { errorMessage }),
 });
 
+/**
+ * AgentMessage 里只留模型认得的四种角色。装了 pi-coding-agent 以后，它给 AgentMessage 加了自己的消息类型
+ * （比如 bashExecution）；循环剧本里不会出现它们，这里按类型把它们排除在外。
+ */
+export const llmMessages = (messages: readonly AgentMessage[]): Message[] =>
+  messages.filter((m): m is Message => m.role === "system" || m.role === "user" || m.role === "assistant" || m.role === "toolResult");
+
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
 
@@ -60,7 +68,7 @@ const asRecord = (value: unknown): Record<string, unknown> =>
  * 最后 done；provider 出错则以 error 收尾（出错前一个字都没有时，连 start 都不发——Pi 允许这样）。
  * 按 StreamFn 的约定，出错写进流里，绝不抛出。
  */
-function streamReply(reply: Reply): AssistantMessageEventStream {
+export function streamReply(reply: Reply): AssistantMessageEventStream {
   const stream = createAssistantMessageEventStream();
   if (reply.kind === "error" && reply.partialText === undefined) {
     stream.push({ type: "error", reason: "error", error: message([], "error", reply.message) });
@@ -116,7 +124,7 @@ export async function runPi(scenario: Scenario): Promise<Run> {
     execute: async (_toolCallId, params) => ({ content: [{ type: "text", text: toolOutput(tool, asRecord(params)) }], details: {} }),
   }));
 
-  const config: AgentLoopConfig = { model: MODEL, convertToLlm: (messages) => messages };
+  const config: AgentLoopConfig = { model: MODEL, convertToLlm: llmMessages };
   const { before, after } = scenario.hooks ?? {};
   if (before !== undefined) {
     config.beforeToolCall = async ({ toolCall }) => {
@@ -144,5 +152,5 @@ export async function runPi(scenario: Scenario): Promise<Run> {
     undefined,
     streamFn,
   );
-  return { trace: normalisePi(messages), requests, overrun };
+  return { trace: normalisePi(llmMessages(messages)), requests, overrun };
 }

@@ -1,109 +1,192 @@
-// npm run fidelity：每个剧本跑一次真实 Pi，再在 s04 起的每一课上各跑一次 mini Pi，比较轨迹（跑完后的历史，
-// 和每次请求时模型看到的消息），打印
-// 剧本 × 课 的表。任何表外差异（DIFF）、过期的差异表行、待定（pending）的行、剧本不够用、DIFFERENCES.md 没更新，都以非零退出。
+// npm run fidelity：每个剧本跑一次真实 Pi，再在适用的每一课上各跑一次 mini Pi，比较两边，打印「剧本 × 课」的表。
+// 循环剧本（scenarios.ts）比轨迹：跑完后的历史，和每次请求时模型看到的消息；从 s04 起。
+// 机制剧本（mechanisms.ts）比观察：会话树、系统提示、扩展、运行模式、信任、包，从引入那个机制的课起。
+// 真实 Pi 一侧全部在钉死的 Node 24 上跑（pi-side.ts，pi-coding-agent 1.6.0 要 Node ≥ 22.19），mini 一侧留在当前的 Node 上。
+// 任何表外差异（不符）、过期的差异表行、待定（pending）的行、DIFFERENCES.md 没更新，都以非零退出。
 //   npx tsx fidelity/run.ts            只打印表和问题
-//   npx tsx fidelity/run.ts --verbose  另外打印每个剧本 Pi 和 s12 的轨迹
+//   npx tsx fidelity/run.ts --verbose  另外打印每个剧本 Pi 和 s12 的轨迹或观察
 
-import { existsSync, readFileSync } from "node:fs";
-import { LESSONS, lessonNumber } from "../tests/support/lessons.ts";
-import { compareRequests, compareTraces, describeEntry, staleRows, type Trace } from "./compare.ts";
-import { DIFFERENCES } from "./differences.ts";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LESSONS, lessonNumber, ROOT } from "../tests/support/lessons.ts";
+import { compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type Trace } from "./compare.ts";
+import { DIFFERENCES, FACT_DIFFERENCES } from "./differences.ts";
 import { DOC_PATH, renderDoc } from "./doc.ts";
+import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
 import { type Run, runMini } from "./mini.ts";
-import { runPi } from "./pi.ts";
+import { runMiniMechanism } from "./mini-mechanisms.ts";
+import type { PiResults } from "./pi-side.ts";
+import { writeScenarios } from "./project.ts";
 import { SCENARIOS } from "./scenarios.ts";
 
 const verbose = process.argv.includes("--verbose");
 const lessons = LESSONS.filter((id) => lessonNumber(id) >= 4);
-const pending = new Set(DIFFERENCES.filter((d) => d.status === "pending").map((d) => d.id));
+const ALL_ROWS = [...DIFFERENCES, ...FACT_DIFFERENCES];
+const pending = new Set(ALL_ROWS.filter((d) => d.status === "pending").map((d) => d.id));
 const usage = new Map<string, Set<string>>();
 const rows: string[][] = [];
-/** 「剧本: 问题」→ 出现这个问题的课。同一个问题在 s04–s12 各出现一次时，只打印一行。 */
+/** 「剧本: 问题」→ 出现这个问题的课。同一个问题在好几课各出现一次时，只打印一行。 */
 const problems = new Map<string, string[]>();
 const report = (scenario: string, lesson: string, problem: string): void => {
   const key = `${scenario}\u0000${problem}`;
   problems.set(key, [...(problems.get(key) ?? []), lesson]);
 };
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const started = Date.now();
+
+// ── 真实 Pi 一侧：Node 24 子进程 ──────────────────────────
+const root = mkdtempSync(join(tmpdir(), "fidelity-"));
+writeScenarios(root);
+const resultsFile = join(root, "pi-results.json");
+const node24 = execFileSync("bash", [join(ROOT, "scripts", "node24.sh")], { encoding: "utf8" }).trim();
+mkdirSync(join(root, "home"));
+// HOME 换成空目录：Pi 会读 ~/.agents/skills 这类用户级资料，机器上原有的不能混进来
+const child = spawnSync(join(node24, "node"), ["--import", "tsx", join("fidelity", "pi-side.ts"), root, resultsFile], {
+  cwd: ROOT,
+  env: { ...process.env, HOME: join(root, "home") },
+  encoding: "utf8",
+});
+if (child.status !== 0 || !existsSync(resultsFile)) {
+  console.error(child.stdout, child.stderr);
+  rmSync(root, { recursive: true, force: true });
+  throw new Error(`真实 Pi 一侧没跑完（Node 24 子进程退出码 ${child.status}）`);
+}
+const pi = JSON.parse(readFileSync(resultsFile, "utf8")) as PiResults;
+const piSeconds = (Date.now() - started) / 1000;
 
 const printTrace = (label: string, trace: Trace): void => {
   console.log(`  ${label}`);
   trace.forEach((e, i) => console.log(`    #${i} ${describeEntry(e)}`));
 };
+const use = (scenario: string, used: readonly string[]): void => {
+  for (const id of used) usage.set(id, (usage.get(id) ?? new Set()).add(scenario));
+};
+const cell = (found: readonly string[], used: readonly string[]): string =>
+  found.length > 0 ? "不符" : used.length === 0 ? "一致" : used.map((id) => (pending.has(id) ? `${id}?` : id)).join(" ");
 
+// ── 循环剧本 ──────────────────────────────────────────────
 for (const scenario of SCENARIOS) {
-  let pi: Run;
-  try {
-    pi = await runPi(scenario);
-  } catch (error) {
-    report(scenario.id, "pi", `runAgentLoop threw: ${message(error)}`);
-    rows.push([scenario.id, ...lessons.map(() => "DIFF")]);
+  const result = pi.loop[scenario.id];
+  if (result === undefined || !result.ok) {
+    report(scenario.id, "pi", `runAgentLoop 抛错：${result?.ok === false ? result.error : "没有结果"}`);
+    rows.push([scenario.id, ...lessons.map(() => "不符")]);
     continue;
   }
-  if (pi.overrun) report(scenario.id, "pi", "the script ran out of replies");
+  const piRun = result.value;
+  if (piRun.overrun) report(scenario.id, "pi", "剧本的回答不够用");
   const row = [scenario.id];
   let s12: Trace | undefined;
   for (const lesson of lessons) {
     if (lessonNumber(lesson) < lessonNumber(scenario.since)) {
-      row.push("n/a");
+      row.push("—");
       continue;
     }
     let mini: Run;
     try {
       mini = await runMini(lesson, scenario);
     } catch (error) {
-      report(scenario.id, lesson, `the lesson threw: ${message(error)}`);
-      row.push("DIFF");
+      report(scenario.id, lesson, `这一课抛错：${message(error)}`);
+      row.push("不符");
       continue;
     }
     if (lesson === "s12") s12 = mini.trace;
-    if (mini.overrun) report(scenario.id, lesson, "the script ran out of replies");
-    const history = compareTraces(scenario.id, pi.trace, mini.trace, DIFFERENCES);
-    const requests = compareRequests(scenario.id, pi.requests, mini.requests, DIFFERENCES);
+    if (mini.overrun) report(scenario.id, lesson, "剧本的回答不够用");
+    const history = compareTraces(scenario.id, piRun.trace, mini.trace, DIFFERENCES);
+    const requests = compareRequests(scenario.id, piRun.requests, mini.requests, DIFFERENCES);
     const used = DIFFERENCES.map((d) => d.id).filter((id) => history.used.includes(id) || requests.used.includes(id));
-    const found = [...history.problems, ...requests.problems];
-    for (const id of used) usage.set(id, (usage.get(id) ?? new Set()).add(scenario.id));
-    for (const p of found) report(scenario.id, lesson, p);
-    if (found.length > 0 || mini.overrun) row.push("DIFF");
-    else row.push(used.length === 0 ? "same" : used.map((id) => (pending.has(id) ? `${id}?` : id)).join(" "));
+    const found = [...history.problems, ...requests.problems, ...(mini.overrun ? ["剧本的回答不够用"] : [])];
+    use(scenario.id, used);
+    for (const p of history.problems.concat(requests.problems)) report(scenario.id, lesson, p);
+    row.push(cell(found, used));
   }
   rows.push(row);
   if (verbose) {
-    console.log(`${scenario.id}: ${scenario.title}`);
-    printTrace("pi", pi.trace);
+    console.log(`${scenario.id}：${scenario.title}`);
+    printTrace("pi", piRun.trace);
     if (s12 !== undefined) printTrace("s12", s12);
   }
 }
 
+// ── 机制剧本 ──────────────────────────────────────────────
+for (const scenario of MECHANISM_SCENARIOS) {
+  const result = pi.mechanisms[scenario.id];
+  if (result === undefined || !result.ok) {
+    report(scenario.id, "pi", `Pi 一侧抛错：${result?.ok === false ? result.error : "没有结果"}`);
+    rows.push([scenario.id, ...lessons.map((l) => (lessonNumber(l) < lessonNumber(scenario.mechanism) ? "—" : "不符"))]);
+    continue;
+  }
+  const row = [scenario.id];
+  let s12: Observation | undefined;
+  for (const lesson of lessons) {
+    if (lessonNumber(lesson) < lessonNumber(scenario.mechanism)) {
+      row.push("—");
+      continue;
+    }
+    let mini: Observation;
+    try {
+      mini = await runMiniMechanism(lesson, scenario, root);
+    } catch (error) {
+      report(scenario.id, lesson, `这一课抛错：${message(error)}`);
+      row.push("不符");
+      continue;
+    }
+    if (lesson === "s12") s12 = mini;
+    const verdict = compareObservations(scenario.id, result.value, mini, DIFFERENCES, FACT_DIFFERENCES);
+    use(scenario.id, verdict.used);
+    for (const p of verdict.problems) report(scenario.id, lesson, p);
+    row.push(cell(verdict.problems, verdict.used));
+  }
+  rows.push(row);
+  if (verbose) {
+    console.log(`${scenario.id}：${scenario.title}`);
+    for (const [label, o] of [["pi", result.value], ["s12", s12]] as const) {
+      if (o === undefined) continue;
+      console.log(`  ${label}`);
+      for (const line of describeObservation(o)) console.log(`    ${line}`);
+    }
+  }
+}
+rmSync(root, { recursive: true, force: true });
+
+// ── 汇总 ──────────────────────────────────────────────────
 const failures: string[] = [];
 for (const [key, where] of problems) {
   const [scenario, problem] = key.split("\u0000");
   const span = where.length > 1 && where.every((l, i) => i === 0 || lessonNumber(l) === lessonNumber(where[i - 1]) + 1) ? `${where[0]}–${where.at(-1)}` : where.join(",");
-  failures.push(`${scenario} × ${span}: ${problem}`);
+  failures.push(`${scenario} × ${span}：${problem}`);
 }
-failures.push(...staleRows(DIFFERENCES, usage, SCENARIOS.map((s) => s.id)));
+failures.push(...staleRows(ALL_ROWS, usage, [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id)));
 // 每条差异要么在课程里修掉，要么写成故意的、带理由；待定的行不算通过。
-for (const d of DIFFERENCES.filter((x) => x.status === "pending")) {
-  failures.push(`${d.id} is pending (${d.scenarios.join(", ")}): fix the lessons or mark it deliberate with a reason in fidelity/differences.ts`);
+for (const d of ALL_ROWS.filter((x) => x.status === "pending")) {
+  failures.push(`${d.id} 还是待定（${d.scenarios.join("、")}）：在课程里修掉，或者在 fidelity/differences.ts 里写成故意的并写明理由`);
 }
 if (!existsSync(DOC_PATH) || readFileSync(DOC_PATH, "utf8") !== renderDoc()) {
-  failures.push("fidelity/DIFFERENCES.md is out of date: run `npx tsx fidelity/doc.ts`");
+  failures.push("fidelity/DIFFERENCES.md 不是最新的：跑 `npm run fidelity:doc`");
 }
 
 // ── 表 ────────────────────────────────────────────────────
-const header = ["scenario", ...lessons];
-const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-const line = (cells: string[]): string => `| ${cells.map((text, c) => text.padEnd(widths[c])).join(" | ")} |`;
-console.log("Pi 1.6.0 (pi-agent-core runAgentLoop) vs mini Pi, per scenario and lesson");
-console.log("same = identical traces · Fn = only listed differences (fidelity/DIFFERENCES.md; Fn? = still pending) · n/a = the lesson lacks the mechanism · DIFF = unlisted difference\n");
+/** 终端里的显示宽度：汉字和全角符号占两格。 */
+const width = (text: string): number => [...text].reduce((w, ch) => w + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1), 0);
+const pad = (text: string, w: number): string => text + " ".repeat(Math.max(0, w - width(text)));
+const header = ["剧本", ...lessons];
+const widths = header.map((h, c) => Math.max(width(h), ...rows.map((r) => width(r[c]))));
+const line = (cells: string[]): string => `| ${cells.map((text, c) => pad(text, widths[c])).join(" | ")} |`;
+console.log(`真实 Pi 1.6.0（循环：pi-agent-core 的 runAgentLoop；机制：pi-coding-agent，Node ${pi.node}）对 mini Pi，按剧本和课`);
+console.log("一致 = 两边一样 · Fn = 只有已列出的差异（fidelity/DIFFERENCES.md；Fn? = 还待定）· — = 这一课还没有这个机制 · 不符 = 有表外的不同\n");
 console.log(line(header));
 console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const row of rows) console.log(line(row));
 
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (failures.length > 0) {
-  console.log(`\n${failures.length} problem(s):`);
+  console.log(`\n${failures.length} 个问题：`);
   for (const f of failures) console.log(`  ${f}`);
   process.exitCode = 1;
 } else {
-  console.log(`\nfidelity: ${SCENARIOS.length} scenarios × ${lessons.length} lessons, no unlisted difference, every listed difference in use and deliberate`);
+  console.log(
+    `\nfidelity：${SCENARIOS.length} 个循环剧本、${MECHANISM_SCENARIOS.length} 个机制剧本 × ${lessons.length} 课，没有表外差异，列出的每条差异都用得上、都是故意的` +
+      `（共 ${seconds} 秒，其中真实 Pi 一侧 ${piSeconds.toFixed(1)} 秒）`,
+  );
 }

@@ -1,0 +1,323 @@
+// 机制剧本的真实 Pi 一侧：@earendil-works/pi-coding-agent 1.6.0 的 SessionManager、DefaultResourceLoader、
+// 扩展装载器和 ExtensionRunner（经 AgentSession）、runPrintMode、项目信任、本地包。它要 Node ≥ 22.19，
+// 所以只在 pi-side.ts 起的 Node 24 子进程里加载。模型换成照剧本出事件的流（pi.ts 的 streamReply），不联网。
+
+import { type AgentMessage } from "@earendil-works/pi-agent-core";
+import { type Message, type TextContent, type ToolCall, type ToolResultMessage } from "@earendil-works/pi-ai";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
+import {
+  type AgentSession,
+  convertToLlm,
+  createAgentSession,
+  createAgentSessionFromServices,
+  createAgentSessionRuntime,
+  createAgentSessionServices,
+  DefaultResourceLoader,
+  ModelRuntime,
+  runPrintMode,
+  SessionManager,
+  SettingsManager,
+} from "@earendil-works/pi-coding-agent";
+import { join } from "node:path";
+import { asRequest, normalisePi, type Observation, type Trace } from "./compare.ts";
+import { type MechanismScenario, type TreeMessage } from "./mechanisms.ts";
+import { commandLine, knownResources, messageEventLine, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
+import { llmMessages, message, MODEL, streamReply } from "./pi.ts";
+import { extensionFile, type Journal, type ScenarioDirs, scenarioDirs } from "./project.ts";
+import type { Reply } from "./scenarios.ts";
+
+/**
+ * 会话用的模型：AgentSession.prompt 先查这个 provider 有没有配好钥匙，所以挂在 Pi 认识的 openai 名下，
+ * 钥匙是运行时给的假值。请求不会发出去：会话的 streamFunction 换成了照剧本出事件的流。
+ */
+const SESSION_MODEL = { ...MODEL, provider: "openai" };
+
+const journal = (): Journal => (globalThis as unknown as { __fidelity: Journal }).__fidelity;
+const resetJournal = (): void => {
+  (globalThis as unknown as { __fidelity: Journal }).__fidelity = { events: {}, commands: [], gate: [] };
+};
+
+const asPi = (messages: readonly AgentMessage[]): Trace => normalisePi(llmMessages(messages));
+const textOf = (m: { content: unknown }): string =>
+  typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((b: { type: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join("") : "";
+
+// ── s07：SessionManager ───────────────────────────────────
+function toPiMessage(m: TreeMessage): Message {
+  switch (m.role) {
+    case "user":
+      return { role: "user", content: m.text, timestamp: 0 };
+    case "toolResult": {
+      const result: ToolResultMessage = { role: "toolResult", toolCallId: m.callId, toolName: "read", content: [{ type: "text", text: m.text }], isError: m.isError ?? false, timestamp: 0 };
+      return result;
+    }
+    case "assistant": {
+      const content: (TextContent | ToolCall)[] = m.text === "" ? [] : [{ type: "text", text: m.text }];
+      if ("error" in m) return message(content, "error", m.error);
+      for (const id of m.calls ?? []) content.push({ type: "toolCall", id, name: "read", arguments: { path: "README.md" } });
+      return message(content, m.stop ?? "stop");
+    }
+  }
+}
+
+function runTree(scenario: Extract<MechanismScenario, { mechanism: "s07" }>, dirs: ScenarioDirs): Observation {
+  const sm = SessionManager.inMemory(dirs.cwd);
+  const ids: string[] = [];
+  let missing: TreeState["missing"];
+  for (const step of scenario.steps) {
+    if ("append" in step) ids.push(sm.appendMessage(toPiMessage(step.append)));
+    else if ("branchTo" in step) sm.branch(ids[step.branchTo]);
+    else if ("restart" in step) sm.resetLeaf();
+    else {
+      const before = sm.getLeafId();
+      try {
+        sm.branch("no-such-entry");
+        missing = "没报错";
+      } catch {
+        missing = sm.getLeafId() === before ? "报错，叶子没动" : "报错，但叶子动了";
+      }
+    }
+  }
+  const entries = sm.getEntries().flatMap((e) => (e.type === "message" ? [e] : []));
+  const position = (id: string | null): number | null => (id === null ? null : ids.indexOf(id));
+  const context = sm.buildSessionContext().messages;
+  return treeObservation({
+    entries: asPi(entries.map((e) => e.message)),
+    parents: entries.map((e) => position(e.parentId)),
+    leaf: position(sm.getLeafId()),
+    path: asPi(context),
+    // 发给模型前，每个 provider 适配器都要先过 pi-ai 的 transformMessages
+    sent: asRequest(normalisePi(transformMessages(convertToLlm(context), MODEL))),
+    missing,
+  });
+}
+
+// ── 会话：资料、扩展、包都经 DefaultResourceLoader 进 AgentSession ──
+type SessionSetup = {
+  dirs: ScenarioDirs;
+  trusted: boolean;
+  /** 像命令行的 -e 一样额外加载的扩展文件。 */
+  extensionPaths?: string[];
+  /** 用户设置里的包（本地路径）。 */
+  packages?: string[];
+  /** 宿主自己的工具：内置的 read；false 就一个内置工具都不给。 */
+  read: boolean;
+};
+
+type OpenSession = { session: AgentSession; loader: DefaultResourceLoader; errors: number; replies: Reply[] };
+
+async function openSession(setup: SessionSetup): Promise<OpenSession> {
+  resetJournal();
+  const { dirs } = setup;
+  const settingsManager = SettingsManager.inMemory({ packages: setup.packages ?? [] }, { projectTrusted: setup.trusted });
+  const loader = new DefaultResourceLoader({ cwd: dirs.cwd, agentDir: dirs.agentDir, settingsManager, additionalExtensionPaths: setup.extensionPaths ?? [] });
+  await loader.reload();
+  const modelRuntime = await ModelRuntime.create({ authPath: join(dirs.agentDir, "auth.json"), modelsPath: join(dirs.agentDir, "models.json") });
+  await modelRuntime.setRuntimeApiKey(SESSION_MODEL.provider, "scripted");
+  const { session } = await createAgentSession({
+    cwd: dirs.cwd,
+    agentDir: dirs.agentDir,
+    model: SESSION_MODEL,
+    thinkingLevel: "off",
+    modelRuntime,
+    settingsManager,
+    sessionManager: SessionManager.inMemory(dirs.cwd),
+    resourceLoader: loader,
+    // 内置工具只留 read（或一个不留）；扩展登记的工具照常可用
+    excludeTools: setup.read ? ["bash", "edit", "write"] : ["read", "bash", "edit", "write"],
+  });
+  const open: OpenSession = { session, loader, errors: 0, replies: [] };
+  const { errors, warnings } = loader.getExtensions();
+  open.errors = errors.length + (warnings?.length ?? 0) + loader.getSkills().diagnostics.length;
+  await session.bindExtensions({ onError: () => void open.errors++ });
+  let n = 0;
+  session.agent.streamFunction = () => streamReply(open.replies[n++] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+  return open;
+}
+
+/** 跑命令：有这个命令就经 prompt("/名字") 跑它（和用户在输入框里敲的一样），看它记下了什么。 */
+async function runCommands(open: OpenSession, names: readonly string[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const name of names) {
+    const before = journal().commands.length;
+    if (open.session.extensionRunner.getCommand(name) !== undefined) await open.session.prompt(`/${name}`);
+    lines.push(commandLine(name, journal().commands.slice(before).at(-1)?.[1]));
+  }
+  return lines;
+}
+
+const toolNames = (session: AgentSession): string[] => [...session.getActiveToolNames()].sort();
+
+// ── s08、s11：系统提示 ────────────────────────────────────
+async function runPrompt(scenario: Extract<MechanismScenario, { mechanism: "s08" | "s11" }>, dirs: ScenarioDirs): Promise<Observation> {
+  const trusted = scenario.mechanism === "s08" || scenario.trust === "trusted";
+  const read = scenario.mechanism === "s11" || scenario.piTools.includes("read");
+  const open = await openSession({ dirs, trusted, read });
+  const known = knownResources(dirs.dir, scenario.files);
+  const prompt = open.session.systemPrompt;
+  open.session.dispose();
+  if (scenario.mechanism === "s08") {
+    return { facts: promptFacts(prompt, known, ["项目说明", "技能", "技能条目带文件位置", "追加的话", "各部分的先后", "工作目录"], dirs.cwd), traces: {} };
+  }
+  const projectExtensions = open.loader.getExtensions().extensions.filter((e) => e.path.startsWith(join(dirs.cwd, ".pi")));
+  return {
+    facts: {
+      ...promptFacts(prompt, known, ["项目说明", "技能", "追加的话"], dirs.cwd),
+      项目扩展登记的工具: projectExtensions.flatMap((e) => [...e.tools.keys()]).sort(),
+    },
+    traces: {},
+  };
+}
+
+// ── s09：扩展 ─────────────────────────────────────────────
+async function runExtensions(scenario: Extract<MechanismScenario, { mechanism: "s09" }>, dirs: ScenarioDirs): Promise<Observation> {
+  const extensionPaths = scenario.extensions.map((e) => extensionFile(dirs, e.name, scenario.foreign ? "course" : "pi"));
+  if (scenario.gate !== undefined) extensionPaths.push(join(dirs.extensions, "gate.ts"));
+  const open = await openSession({ dirs, trusted: true, read: true, extensionPaths });
+  const tools = toolNames(open.session);
+  open.replies = [...scenario.replies];
+  await open.session.prompt(scenario.input);
+  const history = asPi(open.session.messages);
+  const commands = await runCommands(open, scenario.commands);
+  open.session.dispose();
+  const listeners = scenario.extensions.filter((e) => e.listen);
+  return {
+    facts: {
+      模型能用的工具: tools,
+      命令: commands,
+      ...(scenario.gate === undefined ? {} : { 钩子看到的调用: [...journal().gate] }),
+      监听者看到的事件: listeners.flatMap((e) => (journal().events[e.name] ?? []).map((line) => `${e.name}: ${line}`)),
+      记下的错误: [String(open.errors)],
+    },
+    traces: { 历史: { on: "history", pairing: true, trace: history } },
+  };
+}
+
+// ── s10：runPrintMode ─────────────────────────────────────
+/** 跑 runPrintMode，接住它写到 stdout / stderr 的东西（它用 process.stdout.write 和 console.error）。 */
+async function runMode(scenario: Extract<MechanismScenario, { mechanism: "s10" }>, dirs: ScenarioDirs): Promise<Observation> {
+  resetJournal();
+  let requests = 0;
+  const modelRuntime = await ModelRuntime.create({ authPath: join(dirs.agentDir, "auth.json"), modelsPath: join(dirs.agentDir, "models.json") });
+  await modelRuntime.setRuntimeApiKey(SESSION_MODEL.provider, "scripted");
+  const runtime = await createAgentSessionRuntime(
+    async (options) => {
+      const services = await createAgentSessionServices({
+        cwd: options.cwd,
+        agentDir: options.agentDir,
+        modelRuntime,
+        // 重试照 Pi 的做法开着，只把次数和间隔调小，剧本不用等（差异表 F30）
+        settingsManager: SettingsManager.inMemory({ retry: { enabled: true, maxRetries: 1, baseDelayMs: 1 } }),
+        resourceLoaderOptions: { noExtensions: true, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true },
+      });
+      const created = await createAgentSessionFromServices({
+        services,
+        sessionManager: options.sessionManager,
+        model: SESSION_MODEL,
+        thinkingLevel: "off",
+        excludeTools: ["bash", "edit", "write"],
+      });
+      created.session.agent.streamFunction = () => streamReply(scenario.replies[requests++] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+      return { ...created, services, diagnostics: services.diagnostics };
+    },
+    { cwd: dirs.cwd, agentDir: dirs.agentDir, sessionManager: SessionManager.inMemory(dirs.cwd) },
+  );
+  const out: string[] = [];
+  const err: string[] = [];
+  const capture =
+    (into: string[]) =>
+    (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
+      into.push(String(chunk));
+      const done = typeof encoding === "function" ? encoding : callback;
+      if (typeof done === "function") done();
+      return true;
+    };
+  const [stdoutWrite, stderrWrite] = [process.stdout.write, process.stderr.write];
+  process.stdout.write = capture(out) as typeof process.stdout.write;
+  process.stderr.write = capture(err) as typeof process.stderr.write;
+  let code: number;
+  try {
+    code = await runPrintMode(runtime, { mode: scenario.mode, initialMessage: scenario.input });
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+  }
+  const stdout = out.join("");
+  const lines = stdout.split("\n").filter((l) => l !== "");
+  const failure = scenario.replies.find((r) => r.kind === "error");
+  if (scenario.mode === "text") {
+    const facts: Observation["facts"] = { 标准输出: lines };
+    if (failure !== undefined) {
+      facts["错误说明写在哪"] = [err.join("").includes(failure.message) ? "标准错误" : stdout.includes(failure.message) ? "标准输出" : "哪儿都没有"];
+      facts["退出码"] = [String(code)];
+      facts["问了模型几次"] = [String(requests)];
+    }
+    return { facts, traces: {} };
+  }
+  const events = lines.map((l) => JSON.parse(l) as { type: string; message?: { role: string; content: unknown } });
+  return {
+    facts: {
+      每行都能按JSON解析: [parsesAsJson(lines)],
+      开头的会话头: [events[0]?.type === "session" ? "有" : "没有"],
+      "事件种类（按第一次出现）": [...new Set(events.map((e) => e.type))],
+      读得出的消息: events.flatMap((e) => (e.type === "message_end" && e.message !== undefined ? [messageEventLine(textOf(e.message), e.message.role)] : [])),
+      最后一个事件: [events.at(-1)?.type ?? "（没有）"],
+      "原样的 U+2028 / U+2029": [rawSeparators(stdout)],
+    },
+    traces: {},
+  };
+}
+
+// ── s12：本地包 ───────────────────────────────────────────
+async function runPackage(scenario: Extract<MechanismScenario, { mechanism: "s12" }>, dirs: ScenarioDirs): Promise<Observation> {
+  const { pkg } = scenario;
+  const pkgDir = join(dirs.packages, pkg.name);
+  const extensionPaths = scenario.extensions.map((e) => extensionFile(dirs, e.name, "pi"));
+  const open = await openSession({ dirs, trusted: true, read: true, extensionPaths, packages: [pkgDir] });
+  const tools = toolNames(open.session);
+  const known = {
+    agents: [],
+    skills: Object.entries(pkg.skills).map(([name, s]) => ({ name, ...s, file: join(pkgDir, "skills", name, "SKILL.md") })),
+  };
+  const facts: Observation["facts"] = {
+    模型能用的工具: tools,
+    命令: await runCommands(open, scenario.commands),
+    ...promptFacts(open.session.systemPrompt, known, ["技能"], dirs.cwd),
+  };
+  const traces: Observation["traces"] = {};
+  if (scenario.input !== undefined) {
+    open.replies.push(...(scenario.replies ?? []));
+    await open.session.prompt(scenario.input);
+    traces["历史"] = { on: "history", pairing: true, trace: asPi(open.session.messages) };
+  }
+  if (scenario.template !== undefined) {
+    const text = pkg.prompts[scenario.template].trim();
+    open.replies.push({ kind: "message", text: "好的。", calls: [], stop: "stop" });
+    await open.session.prompt(`/${scenario.template}`);
+    const lastUser = open.session.messages.findLast((m) => m.role === "user");
+    facts[`提示模板 ${scenario.template}`] = [
+      `系统提示里：${open.session.systemPrompt.includes(text) ? "有" : "没有"}`,
+      `输入 /${scenario.template}：${lastUser !== undefined && textOf(lastUser).includes(text) ? "展开成用户消息" : "原样发出"}`,
+    ];
+  }
+  facts["报告的问题"] = [String(open.errors)];
+  open.session.dispose();
+  return { facts, traces };
+}
+
+/** 一个机制剧本在真实 Pi 上跑出的观察。root 是 run.ts 写好剧本文件的临时目录。 */
+export async function runPiMechanism(scenario: MechanismScenario, root: string): Promise<Observation> {
+  const dirs = scenarioDirs(root, scenario.id);
+  switch (scenario.mechanism) {
+    case "s07":
+      return runTree(scenario, dirs);
+    case "s08":
+    case "s11":
+      return runPrompt(scenario, dirs);
+    case "s09":
+      return runExtensions(scenario, dirs);
+    case "s10":
+      return runMode(scenario, dirs);
+    case "s12":
+      return runPackage(scenario, dirs);
+  }
+}
