@@ -2,7 +2,7 @@
 // 循环剧本（scenarios.ts）比轨迹：跑完后的历史，和每次请求时模型看到的消息；从 s04 起。
 // 机制剧本（mechanisms.ts）比观察：会话树、系统提示、扩展、运行模式、信任、包，从引入那个机制的课起。
 // 真实 Pi 一侧全部在钉死的 Node 24 上跑（pi-side.ts，pi-coding-agent 1.6.0 要 Node ≥ 22.19），mini 一侧留在当前的 Node 上。
-// 任何表外差异（不符）、过期的差异表行、待定（pending）的行、DIFFERENCES.md 没更新，都以非零退出。
+// 任何表外差异（不符）、过期的差异表行、待定（pending）的行、同一剧本在各课用到的差异不一样、DIFFERENCES.md 没更新，都以非零退出。
 //   npx tsx fidelity/run.ts            只打印表和问题
 //   npx tsx fidelity/run.ts --verbose  另外打印每个剧本 Pi 和 s12 的轨迹或观察
 
@@ -63,6 +63,11 @@ const printTrace = (label: string, trace: Trace): void => {
 const use = (scenario: string, used: readonly string[]): void => {
   for (const id of used) usage.set(id, (usage.get(id) ?? new Set()).add(scenario));
 };
+/** 剧本 → 每一课用到的差异表行。同一个剧本在各课用到的行必须一样：后面的课守着前面的课的行为（R8）。 */
+const usedByLesson = new Map<string, Map<string, string>>();
+const note = (scenario: string, lesson: string, used: readonly string[]): void => {
+  usedByLesson.set(scenario, (usedByLesson.get(scenario) ?? new Map<string, string>()).set(lesson, used.join(" ")));
+};
 const cell = (found: readonly string[], used: readonly string[]): string =>
   found.length > 0 ? "不符" : used.length === 0 ? "一致" : used.map((id) => (pending.has(id) ? `${id}?` : id)).join(" ");
 
@@ -98,6 +103,7 @@ for (const scenario of SCENARIOS) {
     const used = DIFFERENCES.map((d) => d.id).filter((id) => history.used.includes(id) || requests.used.includes(id));
     const found = [...history.problems, ...requests.problems, ...(mini.overrun ? ["剧本的回答不够用"] : [])];
     use(scenario.id, used);
+    note(scenario.id, lesson, used);
     for (const p of history.problems.concat(requests.problems)) report(scenario.id, lesson, p);
     row.push(cell(found, used));
   }
@@ -135,6 +141,7 @@ for (const scenario of MECHANISM_SCENARIOS) {
     if (lesson === "s12") s12 = mini;
     const verdict = compareObservations(scenario.id, result.value, mini, DIFFERENCES, FACT_DIFFERENCES);
     use(scenario.id, verdict.used);
+    note(scenario.id, lesson, verdict.used);
     for (const p of verdict.problems) report(scenario.id, lesson, p);
     row.push(cell(verdict.problems, verdict.used));
   }
@@ -158,6 +165,13 @@ for (const [key, where] of problems) {
   failures.push(`${scenario} × ${span}：${problem}`);
 }
 failures.push(...staleRows(ALL_ROWS, usage, [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id)));
+// 一条差异在某一课用得上、到了后面的课却用不上（或者反过来），说明后面的课丢了（或改了）前面的课的行为
+for (const [scenario, byLesson] of usedByLesson) {
+  const variants = new Set(byLesson.values());
+  if (variants.size > 1) {
+    failures.push(`${scenario}：各课用到的差异不一样（${[...byLesson].map(([l, u]) => `${l} ${u === "" ? "一致" : u}`).join("，")}），后面的课要守着前面的课的行为（R8）`);
+  }
+}
 // 每条差异要么在课程里修掉，要么写成故意的、带理由；待定的行不算通过。
 for (const d of ALL_ROWS.filter((x) => x.status === "pending")) {
   failures.push(`${d.id} 还是待定（${d.scenarios.join("、")}）：在课程里修掉，或者在 fidelity/differences.ts 里写成故意的并写明理由`);
