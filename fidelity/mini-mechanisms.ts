@@ -19,8 +19,8 @@ import {
 import { normaliseMini, normaliseMiniRequest, type Observation } from "./compare.ts";
 import { type ExtensionSpec, HOST_READ, type MechanismScenario, type PackageSpec, type ProjectFiles, type TreeMessage } from "./mechanisms.ts";
 import { toSteps } from "./mini.ts";
-import { ABSENT, commandLine, knownResources, messageEventLine, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
-import { extensionFile, type Journal, type ScenarioDirs, scenarioDirs } from "./project.ts";
+import { ABSENT, commandLine, knownResources, messageEventLine, packageResources, parseSkillFile, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
+import { extensionFile, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
 import type { Reply } from "./scenarios.ts";
 
 type Resource = { kind: "agents" | "skill" | "prompt"; name: string; content: string };
@@ -87,8 +87,6 @@ async function runTree(lesson: string, mod: LessonModule, scenario: Extract<Mech
 const describe = (m: Msg): string => JSON.stringify([m.role, m.content, m.toolCallId ?? null, m.stopReason ?? null]);
 
 // ── s08、s11：资料 ────────────────────────────────────────
-const SKILL = /^---\nname: (.+)\ndescription: (.+)\n---\n([\s\S]*)$/;
-
 /**
  * 课程的 ResourceLoader 不读磁盘，资料由调用方交给构造函数。这里替调用方把工作目录里的文件换成资料：
  * AGENTS.md 是 agents；.pi/skills/<名字>/SKILL.md 和用户目录的 skills/<名字>/SKILL.md 是 skill，内容是说明一行加正文；
@@ -102,8 +100,8 @@ export function resourcesFromFiles(files: ProjectFiles): Resource[] {
     if (typeof content !== "string") continue;
     if (path === "project/AGENTS.md") agents.push({ kind: "agents", name: "AGENTS.md", content });
     const skill = /^(?:project\/\.pi|agent)\/skills\/([^/]+)\/SKILL\.md$/.exec(path);
-    const parsed = SKILL.exec(content);
-    if (skill !== null && parsed !== null) skills.push({ kind: "skill", name: skill[1], content: `${parsed[2]}\n${parsed[3].trim()}` });
+    const parsed = parseSkillFile(content);
+    if (skill !== null && parsed !== undefined) skills.push({ kind: "skill", name: skill[1], content: `${parsed.description}\n${parsed.body}` });
     if (path === "project/.pi/APPEND_SYSTEM.md") prompts.push({ kind: "prompt", name: "APPEND_SYSTEM.md", content });
   }
   return [...agents, ...skills.sort((a, b) => a.name.localeCompare(b.name)), ...prompts];
@@ -121,13 +119,6 @@ function runPrompt(lesson: string, mod: LessonModule, scenario: Extract<Mechanis
 }
 
 // ── s09、s12：扩展 ────────────────────────────────────────
-/** 清空扩展记事的日志（project.ts 的 Journal：生成的扩展文件往 globalThis.__fidelity 里记）。 */
-const resetJournal = (): Journal => {
-  const journal: Journal = { events: {}, commands: [], gate: [] };
-  (globalThis as unknown as { __fidelity: Journal }).__fidelity = journal;
-  return journal;
-};
-
 /** 从磁盘 import 一个扩展文件，取它的默认导出。 */
 async function importExtension(file: string): Promise<(api: ExtensionApiLike) => void> {
   const mod = (await import(pathToFileURL(file).href)) as { default: (api: ExtensionApiLike) => void };
@@ -216,7 +207,7 @@ async function runMode(lesson: string, mod: LessonModule, scenario: Extract<Mech
     }
     return { facts, traces: {} };
   }
-  const events = lines.map((l) => JSON.parse(l) as { type: string; content?: string });
+  const events = jsonEvents(lines) as { type: string; content?: string }[];
   return {
     facts: {
       每行都能按JSON解析: [parsesAsJson(lines)],
@@ -264,7 +255,7 @@ async function runPackage(lesson: string, mod: LessonModule, scenario: Extract<M
     problems++;
   }
   const { pkg } = scenario;
-  const known = { agents: [], skills: Object.entries(pkg.skills).map(([name, s]) => ({ name, ...s, file: join(dirs.packages, pkg.name, "skills", name, "SKILL.md") })) };
+  const known = packageResources(pkg, join(dirs.packages, pkg.name));
   const facts: Observation["facts"] = {
     模型能用的工具: registry.getSpecs().map((s) => s.name).sort(),
     命令: commandLines(runtime, scenario.commands, [...scenario.extensions, pkg.extension]),

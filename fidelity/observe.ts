@@ -3,7 +3,7 @@
 
 import { join } from "node:path";
 import { describeEntry, type Facts, type Observation, type Trace } from "./compare.ts";
-import type { ProjectFiles } from "./mechanisms.ts";
+import type { PackageSpec, ProjectFiles } from "./mechanisms.ts";
 
 /** 一边根本没有这个机制时，事实里写这一句（差异表的行认它）。 */
 export const ABSENT = "（课程没有这个机制）";
@@ -46,7 +46,11 @@ export type KnownResources = {
   append?: string;
 };
 
-const SKILL = /^---\nname: (.+)\ndescription: (.+)\n---\n([\s\S]*)$/;
+/** 剧本写的 SKILL.md（mechanisms.ts 的 skillFile）拆回名字、说明、正文；不是这个样子就是 undefined。 */
+export function parseSkillFile(content: string): { name: string; description: string; body: string } | undefined {
+  const match = /^---\nname: (.+)\ndescription: (.+)\n---\n([\s\S]*)$/.exec(content);
+  return match === null ? undefined : { name: match[1], description: match[2], body: match[3].trim() };
+}
 
 /** 按剧本的文件认出资料：任意目录下的 AGENTS.md、skills/<名字>/SKILL.md、.pi/APPEND_SYSTEM.md。dir 是剧本目录。 */
 export function knownResources(dir: string, files: ProjectFiles): KnownResources {
@@ -54,15 +58,18 @@ export function knownResources(dir: string, files: ProjectFiles): KnownResources
   for (const [path, content] of Object.entries(files)) {
     if (typeof content !== "string") continue;
     if (path === "AGENTS.md" || path.endsWith("/AGENTS.md")) known.agents.push({ label: path, text: content.trim() });
-    const skill = /(?:^|\/)skills\/([^/]+)\/SKILL\.md$/.exec(path);
-    const parsed = SKILL.exec(content);
-    if (skill !== null && parsed !== null) {
-      known.skills.push({ name: parsed[1], description: parsed[2], body: parsed[3].trim(), file: join(dir, path) });
-    }
+    const parsed = parseSkillFile(content);
+    if (/(?:^|\/)skills\/[^/]+\/SKILL\.md$/.test(path) && parsed !== undefined) known.skills.push({ ...parsed, file: join(dir, path) });
     if (path.endsWith(".pi/APPEND_SYSTEM.md")) known.append = content.trim();
   }
   return known;
 }
+
+/** 包里的技能（Pi 一边写在 <包目录>/skills/<名字>/SKILL.md）。 */
+export const packageResources = (pkg: PackageSpec, pkgDir: string): KnownResources => ({
+  agents: [],
+  skills: Object.entries(pkg.skills).map(([name, s]) => ({ name, ...s, file: join(pkgDir, "skills", name, "SKILL.md") })),
+});
 
 export type PromptPart = "项目说明" | "技能" | "追加的话" | "各部分的先后" | "技能条目带文件位置" | "工作目录";
 
@@ -109,6 +116,17 @@ export const messageEventLine = (text: string, role?: string): string => `messag
 // ── s10：按行读输出 ───────────────────────────────────────
 /** 输出里有没有原样的 U+2028 / U+2029：按这两个字符也切行的读法（比如 Node 的 readline）会在这里把一行切断。 */
 export const rawSeparators = (text: string): string => (/[\u2028\u2029]/.test(text) ? "有" : "没有");
+
+/** 按行解析出的事件；解析不了的行跳过（「每行都能按 JSON 解析」那条事实会报出来）。 */
+export const jsonEvents = (lines: readonly string[]): unknown[] =>
+  lines.flatMap((line) => {
+    try {
+      const event: unknown = JSON.parse(line);
+      return typeof event === "object" && event !== null ? [event] : [];
+    } catch {
+      return [];
+    }
+  });
 
 /** 每一行都能按 JSON 解析吗。 */
 export function parsesAsJson(lines: readonly string[]): string {

@@ -21,9 +21,9 @@ import {
 import { join } from "node:path";
 import { asRequest, normalisePi, type Observation, type Trace } from "./compare.ts";
 import { type MechanismScenario, type TreeMessage } from "./mechanisms.ts";
-import { commandLine, knownResources, messageEventLine, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
+import { commandLine, knownResources, messageEventLine, packageResources, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
 import { llmMessages, message, MODEL, streamReply } from "./pi.ts";
-import { extensionFile, type Journal, type ScenarioDirs, scenarioDirs } from "./project.ts";
+import { extensionFile, type Journal, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
 import type { Reply } from "./scenarios.ts";
 
 /**
@@ -32,10 +32,8 @@ import type { Reply } from "./scenarios.ts";
  */
 const SESSION_MODEL = { ...MODEL, provider: "openai" };
 
+/** 当前这份日志：扩展文件在 Pi 的装载器里运行，往 globalThis.__fidelity 里记。 */
 const journal = (): Journal => (globalThis as unknown as { __fidelity: Journal }).__fidelity;
-const resetJournal = (): void => {
-  (globalThis as unknown as { __fidelity: Journal }).__fidelity = { events: {}, commands: [], gate: [] };
-};
 
 const asPi = (messages: readonly AgentMessage[]): Trace => normalisePi(llmMessages(messages));
 const textOf = (m: { content: unknown }): string =>
@@ -253,7 +251,7 @@ async function runMode(scenario: Extract<MechanismScenario, { mechanism: "s10" }
     }
     return { facts, traces: {} };
   }
-  const events = lines.map((l) => JSON.parse(l) as { type: string; message?: { role: string; content: unknown } });
+  const events = jsonEvents(lines) as { type: string; message?: { role: string; content: unknown } }[];
   return {
     facts: {
       每行都能按JSON解析: [parsesAsJson(lines)],
@@ -274,10 +272,7 @@ async function runPackage(scenario: Extract<MechanismScenario, { mechanism: "s12
   const extensionPaths = scenario.extensions.map((e) => extensionFile(dirs, e.name, "pi"));
   const open = await openSession({ dirs, trusted: true, read: true, extensionPaths, packages: [pkgDir] });
   const tools = toolNames(open.session);
-  const known = {
-    agents: [],
-    skills: Object.entries(pkg.skills).map(([name, s]) => ({ name, ...s, file: join(pkgDir, "skills", name, "SKILL.md") })),
-  };
+  const known = packageResources(pkg, pkgDir);
   const facts: Observation["facts"] = {
     模型能用的工具: tools,
     命令: await runCommands(open, scenario.commands),

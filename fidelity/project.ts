@@ -20,6 +20,13 @@ export const scenarioDirs = (root: string, id: string): ScenarioDirs => {
  */
 export type Journal = { events: Record<string, string[]>; commands: [string, string][]; gate: string[] };
 
+/** 换一份空日志（每个剧本开跑之前），返回它。 */
+export function resetJournal(): Journal {
+  const journal: Journal = { events: {}, commands: [], gate: [] };
+  (globalThis as unknown as { __fidelity: Journal }).__fidelity = journal;
+  return journal;
+}
+
 /** 工作目录里给 read 工具读的文件。 */
 export const README = "# todo-app";
 

@@ -56,10 +56,6 @@ if (child.status !== 0 || !existsSync(resultsFile)) {
 const pi = JSON.parse(readFileSync(resultsFile, "utf8")) as PiResults;
 const piSeconds = (Date.now() - started) / 1000;
 
-const printTrace = (label: string, trace: Trace): void => {
-  console.log(`  ${label}`);
-  trace.forEach((e, i) => console.log(`    #${i} ${describeEntry(e)}`));
-};
 const use = (scenario: string, used: readonly string[]): void => {
   for (const id of used) usage.set(id, (usage.get(id) ?? new Set()).add(scenario));
 };
@@ -71,87 +67,93 @@ const note = (scenario: string, lesson: string, used: readonly string[]): void =
 const cell = (found: readonly string[], used: readonly string[]): string =>
   found.length > 0 ? "不符" : used.length === 0 ? "一致" : used.map((id) => (pending.has(id) ? `${id}?` : id)).join(" ");
 
-// ── 循环剧本 ──────────────────────────────────────────────
-for (const scenario of SCENARIOS) {
-  const result = pi.loop[scenario.id];
-  if (result === undefined || !result.ok) {
-    report(scenario.id, "pi", `runAgentLoop 抛错：${result?.ok === false ? result.error : "没有结果"}`);
-    rows.push([scenario.id, ...lessons.map(() => "不符")]);
-    continue;
-  }
-  const piRun = result.value;
-  if (piRun.overrun) report(scenario.id, "pi", "剧本的回答不够用");
-  const row = [scenario.id];
-  let s12: Trace | undefined;
-  for (const lesson of lessons) {
-    if (lessonNumber(lesson) < lessonNumber(scenario.since)) {
-      row.push("—");
-      continue;
-    }
-    let mini: Run;
-    try {
-      mini = await runMini(lesson, scenario);
-    } catch (error) {
-      report(scenario.id, lesson, `这一课抛错：${message(error)}`);
-      row.push("不符");
-      continue;
-    }
-    if (lesson === "s12") s12 = mini.trace;
-    if (mini.overrun) report(scenario.id, lesson, "剧本的回答不够用");
-    const history = compareTraces(scenario.id, piRun.trace, mini.trace, DIFFERENCES);
-    const requests = compareRequests(scenario.id, piRun.requests, mini.requests, DIFFERENCES);
-    const used = DIFFERENCES.map((d) => d.id).filter((id) => history.used.includes(id) || requests.used.includes(id));
-    const found = [...history.problems, ...requests.problems, ...(mini.overrun ? ["剧本的回答不够用"] : [])];
-    use(scenario.id, used);
-    note(scenario.id, lesson, used);
-    for (const p of history.problems.concat(requests.problems)) report(scenario.id, lesson, p);
-    row.push(cell(found, used));
-  }
-  rows.push(row);
-  if (verbose) {
-    console.log(`${scenario.id}：${scenario.title}`);
-    printTrace("pi", piRun.trace);
-    if (s12 !== undefined) printTrace("s12", s12);
-  }
-}
+/** 一个剧本：Pi 一侧的结果、从哪一课起适用、怎么在一课上跑 mini 一侧并比较、--verbose 时怎么打印。 */
+type Job = {
+  id: string;
+  title: string;
+  since: string;
+  pi: { ok: true } | { ok: false; error: string };
+  /** 在一课上跑 mini 一侧并和 Pi 比较：用到的差异表行、消不掉的问题，以及给 --verbose 打印的 mini 一侧。 */
+  compare(lesson: string): Promise<{ used: string[]; problems: string[]; shown: string[] }>;
+  /** Pi 一侧给 --verbose 打印的样子。 */
+  shownPi: string[];
+};
 
-// ── 机制剧本 ──────────────────────────────────────────────
-for (const scenario of MECHANISM_SCENARIOS) {
-  const result = pi.mechanisms[scenario.id];
-  if (result === undefined || !result.ok) {
-    report(scenario.id, "pi", `Pi 一侧抛错：${result?.ok === false ? result.error : "没有结果"}`);
-    rows.push([scenario.id, ...lessons.map((l) => (lessonNumber(l) < lessonNumber(scenario.mechanism) ? "—" : "不符"))]);
-    continue;
-  }
-  const row = [scenario.id];
-  let s12: Observation | undefined;
+const traceLines = (trace: Trace): string[] => trace.map((e, i) => `#${i} ${describeEntry(e)}`);
+
+const jobs: Job[] = [
+  // 循环剧本：比历史和每次请求
+  ...SCENARIOS.map((scenario): Job => {
+    const result = pi.loop[scenario.id] ?? { ok: false as const, error: "没有结果" };
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      since: scenario.since,
+      pi: result.ok ? { ok: true } : { ok: false, error: `runAgentLoop 抛错：${result.error}` },
+      shownPi: result.ok ? traceLines(result.value.trace) : [],
+      async compare(lesson) {
+        if (!result.ok) return { used: [], problems: [], shown: [] };
+        const mini: Run = await runMini(lesson, scenario);
+        const history = compareTraces(scenario.id, result.value.trace, mini.trace, DIFFERENCES);
+        const requests = compareRequests(scenario.id, result.value.requests, mini.requests, DIFFERENCES);
+        return {
+          used: DIFFERENCES.map((d) => d.id).filter((id) => history.used.includes(id) || requests.used.includes(id)),
+          problems: [...history.problems, ...requests.problems, ...(mini.overrun ? ["mini 一侧：剧本的回答不够用"] : []), ...(result.value.overrun ? ["Pi 一侧：剧本的回答不够用"] : [])],
+          shown: traceLines(mini.trace),
+        };
+      },
+    };
+  }),
+  // 机制剧本：比观察
+  ...MECHANISM_SCENARIOS.map((scenario): Job => {
+    const result = pi.mechanisms[scenario.id] ?? { ok: false as const, error: "没有结果" };
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      since: scenario.mechanism,
+      pi: result.ok ? { ok: true } : { ok: false, error: `Pi 一侧抛错：${result.error}` },
+      shownPi: result.ok ? describeObservation(result.value) : [],
+      async compare(lesson) {
+        if (!result.ok) return { used: [], problems: [], shown: [] };
+        const mini: Observation = await runMiniMechanism(lesson, scenario, root);
+        return { ...compareObservations(scenario.id, result.value, mini, DIFFERENCES, FACT_DIFFERENCES), shown: describeObservation(mini) };
+      },
+    };
+  }),
+];
+
+for (const job of jobs) {
+  const row = [job.id];
+  let s12: string[] | undefined;
   for (const lesson of lessons) {
-    if (lessonNumber(lesson) < lessonNumber(scenario.mechanism)) {
+    if (lessonNumber(lesson) < lessonNumber(job.since)) {
       row.push("—");
       continue;
     }
-    let mini: Observation;
-    try {
-      mini = await runMiniMechanism(lesson, scenario, root);
-    } catch (error) {
-      report(scenario.id, lesson, `这一课抛错：${message(error)}`);
+    if (!job.pi.ok) {
+      report(job.id, "pi", job.pi.error);
       row.push("不符");
       continue;
     }
-    if (lesson === "s12") s12 = mini;
-    const verdict = compareObservations(scenario.id, result.value, mini, DIFFERENCES, FACT_DIFFERENCES);
-    use(scenario.id, verdict.used);
-    note(scenario.id, lesson, verdict.used);
-    for (const p of verdict.problems) report(scenario.id, lesson, p);
-    row.push(cell(verdict.problems, verdict.used));
+    try {
+      const { used, problems, shown } = await job.compare(lesson);
+      use(job.id, used);
+      note(job.id, lesson, used);
+      for (const p of problems) report(job.id, lesson, p);
+      row.push(cell(problems, used));
+      if (lesson === "s12") s12 = shown;
+    } catch (error) {
+      report(job.id, lesson, `这一课抛错：${message(error)}`);
+      row.push("不符");
+    }
   }
   rows.push(row);
   if (verbose) {
-    console.log(`${scenario.id}：${scenario.title}`);
-    for (const [label, o] of [["pi", result.value], ["s12", s12]] as const) {
-      if (o === undefined) continue;
+    console.log(`${job.id}：${job.title}`);
+    for (const [label, lines] of [["pi", job.shownPi], ["s12", s12]] as const) {
+      if (lines === undefined) continue;
       console.log(`  ${label}`);
-      for (const line of describeObservation(o)) console.log(`    ${line}`);
+      for (const line of lines) console.log(`    ${line}`);
     }
   }
 }
