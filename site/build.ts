@@ -1,56 +1,107 @@
 // npm run site：从仓库生成课程网站。
-//   1. 读课（README、code.ts、tests/api/sNN.json）和录好的回放（site/replay/sNN.json）；
-//   2. 生成 VitePress 的源页面到 site/.gen（首页 + 每课一页 + 高亮颜色表）；
+//   1. 读课（README、code.ts、tests/api/sNN.json）、录好的回放（site/replay/sNN.json）和参考资料（EVOLUTION.md、GLOSSARY.md、
+//      fidelity/DIFFERENCES.md）；
+//   2. 生成 VitePress 的源页面到 site/.gen：首页、每课一页、每份参考资料一页、比较两课的页面；页面里的大块 HTML（代码、差异、
+//      API 卡片、链路图）写成片段 site/.gen/raw/*.html，同一份也放进 public/lp/ 给站内跳转时取；比较页要的每课高亮行放进
+//      public/lp/lines/；编号 → 链接的表 codes.json；高亮颜色表 tokens.css；
 //   3. VitePress 构建成静态站点 site/dist（git 不收）。npm run site:serve 在本机起一个静态服务器看它。
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, createMarkdownRenderer, disposeMdItInstance } from "vitepress";
 import { readChain } from "./lib/chain.ts";
 import { declarations } from "./lib/codeview.ts";
-import { SITE, loadCourse, readRootReadme } from "./lib/course.ts";
+import { ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
 import { CodeHighlighter } from "./lib/highlight.ts";
-import { homePage, lessonPage } from "./lib/pages.ts";
+import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
+import { codeIndex, presentRefPages, refPageMarkdown } from "./lib/refs.ts";
 import type { Replay } from "./lib/replay-types.ts";
 
 export const GEN = join(SITE, ".gen");
 export const DIST = join(SITE, "dist");
 
+/** 比较页取的每课数据：原文（算差异用）和高亮好的每一行。 */
+export type LessonLines = { id: string; topic: string; code: string; lines: string[] };
+
+export type Summary = { id: string; fresh: number; cards: number; steps: number; bytes: number };
+
 /** 只生成 site/.gen 里的页面，不构建。返回每课的概况。 */
-export async function generate(): Promise<{ id: string; fresh: number; cards: number; steps: number }[]> {
+export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }> {
   const lessons = loadCourse();
   const hl = await CodeHighlighter.create();
   const md = await createMarkdownRenderer(GEN);
   rmSync(GEN, { recursive: true, force: true });
-  mkdirSync(GEN, { recursive: true });
+  for (const dir of ["raw", "public/lp/lines"]) mkdirSync(join(GEN, dir), { recursive: true });
 
-  const summary: { id: string; fresh: number; cards: number; steps: number }[] = [];
+  const refs = presentRefPages();
+  const codes = codeIndex(md);
+  writeFileSync(join(GEN, "codes.json"), `${JSON.stringify(codes, null, 1)}\n`);
+  const writeFragments = (fragments: Fragments): void => {
+    for (const [name, html] of Object.entries(fragments)) {
+      writeFileSync(join(GEN, "raw", `${name}.html`), html);
+      writeFileSync(join(GEN, "public", "lp", `${name}.html`), html);
+    }
+  };
+
+  const summary: Summary[] = [];
   lessons.forEach((lesson, i) => {
     const file = join(SITE, "replay", `${lesson.id}.json`);
     if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run site:record`);
     const replay = JSON.parse(readFileSync(file, "utf8")) as Replay;
-    const page = lessonPage(lesson, lessons[i - 1], hl, replay);
+    const page = lessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, replay, codes);
     writeFileSync(join(GEN, `${lesson.id}.md`), page.markdown);
-    writeFileSync(join(GEN, `${lesson.id}.data.json`), JSON.stringify(page.data));
-    summary.push({ id: lesson.id, fresh: page.fresh, cards: page.cards, steps: page.steps });
+    writeFragments(page.fragments);
+    const lines: LessonLines = { id: lesson.id, topic: lesson.topic, code: lesson.code, lines: hl.lines(lesson.code) };
+    writeFileSync(join(GEN, "public", "lp", "lines", `${lesson.id}.json`), JSON.stringify(lines));
+    const bytes = Object.values(page.fragments).reduce((n, html) => n + Buffer.byteLength(html), 0);
+    summary.push({ id: lesson.id, fresh: page.fresh, cards: page.cards, steps: page.steps, bytes });
   });
   const last = lessons[lessons.length - 1];
   const chain = readChain(readRootReadme(), md);
-  const home = homePage(readRootReadme(), chain, md, lessons, declarations(last.code));
+  const home = homePage(readRootReadme(), chain, md, lessons, declarations(last.code), codes);
   writeFileSync(join(GEN, "index.md"), home.markdown);
-  writeFileSync(join(GEN, "index.data.json"), JSON.stringify(home.data));
+  writeFragments(home.fragments);
+  for (const page of refs) writeFileSync(join(GEN, `${page.id}.md`), refPageMarkdown(page, readFileSync(join(ROOT, page.source), "utf8")));
+  writeFileSync(join(GEN, "compare.md"), comparePage());
+  writeFileSync(join(GEN, "lessons.json"), JSON.stringify(lessons.map((l) => ({ id: l.id, topic: l.topic }))));
   writeFileSync(join(GEN, "tokens.css"), hl.css());
+  copyFileSync(join(SITE, "favicon.svg"), join(GEN, "public", "favicon.svg"));
   // VitePress 只留一个 markdown 渲染器；上面借来解析 README 表格的那个没有站点配置（链接改写），构建前扔掉。
   disposeMdItInstance();
-  return summary;
+  return { lessons: summary, refs: refs.map((r) => r.id) };
+}
+
+/** 比较任意两课：选两课，在浏览器里现算差异（数据是 /lp/lines/sNN.json）。 */
+function comparePage(): string {
+  return [
+    "---",
+    'title: "比较两课"',
+    "outline: false",
+    "aside: false",
+    "pageClass: lp-compare-page",
+    "prev: false",
+    "next: false",
+    "---",
+    "",
+    "# 比较两课",
+    "",
+    "任选两课，看 mini Pi 从一个版本长到另一个版本改了哪些行：合并看（和 `git diff` 一样）或左右并排看。相邻两课的差异也在每课页面的「差异」标签里。",
+    "",
+    '<div class="lp-wide">',
+    "<Compare />",
+    "</div>",
+    "",
+  ].join("\n");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const started = performance.now();
-  const summary = await generate();
+  const { lessons, refs } = await generate();
   const generated = performance.now();
-  console.log(`generated ${summary.length + 1} pages in site/.gen (${Math.round(generated - started)} ms)`);
-  for (const s of summary) console.log(`  ${s.id}: ${s.fresh} new lines, ${s.cards} API cards, ${s.steps} replay steps`);
+  console.log(`generated ${lessons.length + refs.length + 2} pages in site/.gen (${Math.round(generated - started)} ms); reference pages: ${refs.join(", ")}`);
+  for (const s of lessons) {
+    console.log(`  ${s.id}: ${s.fresh} new lines, ${s.cards} API cards, ${s.steps} replay steps, ${Math.round(s.bytes / 1024)} KB of code/diff/API HTML`);
+  }
   await build(SITE);
   console.log(`site built in site/dist (${((performance.now() - started) / 1000).toFixed(1)} s in all); npm run site:serve to read it`);
 }

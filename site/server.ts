@@ -1,7 +1,9 @@
 // 一个极小的静态文件服务器（node:http），只听 127.0.0.1：npm run site:serve 和浏览器测试都用它。
-import { createReadStream, existsSync, statSync } from "node:fs";
+// 文字类的文件（HTML、JS、CSS、JSON、SVG）按浏览器的 Accept-Encoding 压缩（brotli，其次 gzip），压好的结果按文件缓存在内存里。
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -14,11 +16,32 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
+/** 值得压缩的类型（woff2、png 本身已经压过）。 */
+const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt"]);
+
 export type StaticServer = { url: string; close(): Promise<void> };
+
+type Encoding = "br" | "gzip" | "identity";
+
+/** 从 Accept-Encoding 里挑：有 br 用 br，其次 gzip，都没有（或 q=0）就不压。 */
+export function pickEncoding(header: string | undefined): Encoding {
+  const accepted = new Map<string, number>();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (name === "") continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string): boolean => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
+  if (ok("br")) return "br";
+  if (ok("gzip")) return "gzip";
+  return "identity";
+}
 
 /** 在 dir 上起服务。port 0 = 随便一个空闲端口。 */
 export function serveStatic(dir: string, port = 0, host = "127.0.0.1"): Promise<StaticServer> {
   const root = resolve(dir);
+  const cache = new Map<string, Buffer>();
   const find = (pathname: string): string | undefined => {
     const rel = normalize(decodeURIComponent(pathname)).replace(/^(\.\.(\/|\\|$))+/, "");
     let file = join(root, rel);
@@ -26,6 +49,21 @@ export function serveStatic(dir: string, port = 0, host = "127.0.0.1"): Promise<
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
     if (!existsSync(file) && extname(file) === "") file = `${file}.html`;
     return existsSync(file) && statSync(file).isFile() ? file : undefined;
+  };
+  const body = (file: string, encoding: Encoding): Buffer => {
+    const key = `${encoding}:${file}:${statSync(file).mtimeMs}`;
+    let out = cache.get(key);
+    if (out === undefined) {
+      const raw = readFileSync(file);
+      out =
+        encoding === "br"
+          ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+          : encoding === "gzip"
+            ? gzipSync(raw, { level: 9 })
+            : raw;
+      cache.set(key, out);
+    }
+    return out;
   };
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -41,9 +79,18 @@ export function serveStatic(dir: string, port = 0, host = "127.0.0.1"): Promise<
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
       return;
     }
-    res.writeHead(status, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
-    if (req.method === "HEAD") res.end();
-    else createReadStream(file).pipe(res);
+    const type = extname(file);
+    const encoding = COMPRESSIBLE.has(type) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
+    const data = body(file, encoding);
+    const headers: Record<string, string | number> = {
+      "content-type": TYPES[type] ?? "application/octet-stream",
+      "cache-control": "no-cache",
+      "content-length": data.length,
+    };
+    if (COMPRESSIBLE.has(type)) headers.vary = "Accept-Encoding";
+    if (encoding !== "identity") headers["content-encoding"] = encoding;
+    res.writeHead(status, headers);
+    res.end(req.method === "HEAD" ? undefined : data);
   });
   return new Promise((resolvePromise, reject) => {
     server.once("error", reject);

@@ -1,10 +1,22 @@
 // 课程网站的生成器（site/lib）：不开浏览器、不构建，只查它从仓库读出来的东西对不对。
 // 真浏览器里的端到端测试在 site/e2e（npm run test:e2e）。
-import { createMarkdownRenderer } from "vitepress";
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createMarkdownRenderer, disposeMdItInstance } from "vitepress";
+import { afterAll, describe, expect, it } from "vitest";
+import { diffLines } from "../scripts/linediff.ts";
 import { LAYOUT, readChain } from "../site/lib/chain.ts";
-import { MIN_FOLD, apiCards, declarations, newLines, segments } from "../site/lib/codeview.ts";
+import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
+import { splitCodes } from "../site/lib/codes.ts";
 import { loadCourse, readRootReadme } from "../site/lib/course.ts";
+import { diffRows, gitOrder, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
+import { CodeHighlighter } from "../site/lib/highlight.ts";
+import { readerLinks } from "../site/lib/links.ts";
+import { lessonPage } from "../site/lib/pages.ts";
+import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
+import type { Replay } from "../site/lib/replay-types.ts";
+import { pickEncoding } from "../site/server.ts";
 import { LESSONS } from "./support/lessons.ts";
 
 const lessons = loadCourse();
@@ -84,5 +96,259 @@ describe("网站生成器", () => {
       for (const id of named) expect(ids.has(id), `${row.step} → ${id}`).toBe(true);
     }
     expect(chain.intro).not.toBe("");
+  });
+});
+
+/** 一份 diff 里，同一处改动（两段没变的行之间）出现在加上的行后面的删掉的行。 */
+function delsAfterAdds(kinds: string[]): number {
+  let sawAdd = false;
+  let bad = 0;
+  for (const k of kinds) {
+    if (k === "add") sawAdd = true;
+    else if (k === "del") bad += sawAdd ? 1 : 0;
+    else sawAdd = false;
+  }
+  return bad;
+}
+
+describe("网站生成器：差异", () => {
+  it("同一处改动先删后加（git 的顺序）：行差异本身会把加的排在前面，网站重排后一处也没有", () => {
+    let rawBad = 0;
+    lessons.slice(1).forEach((l, i) => {
+      const prev = lessons[i];
+      rawBad += delsAfterAdds(diffLines(prev.code, l.code).map((d) => d.kind));
+      const { rows, stats } = diffRows(prev.code, l.code, [], []);
+      expect(delsAfterAdds(rows.map((r) => r.kind)), `${prev.id} → ${l.id}`).toBe(0);
+      // 重排不改变哪些行算删、算加
+      expect(stats.added).toBe(newLines(prev.code, l.code)?.size);
+    });
+    // 第一轮的网站直接用了行差异的顺序：每一课都有删在加后面的地方，这个检查真能失败
+    expect(rawBad).toBeGreaterThan(0);
+    expect(gitOrder(diffLines("a\nb\nc", "a\nB\nc")).map((d) => `${d.kind}:${d.text}`)).toEqual(["same:a", "del:b", "add:B", "same:c"]);
+  });
+
+  it("合并视图带两边的行号；并排视图两栏行数相同，删掉的第 k 行和加上的第 k 行并排", () => {
+    const oldCode = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].join("\n");
+    const newCode = ["one", "two", "THREE", "3b", "four", "five", "six", "seven", "eight", "nine", "ten"].join("\n");
+    const { rows, stats } = diffRows(oldCode, newCode, [], [], 1);
+    expect(stats).toEqual({ added: 2, removed: 1 });
+    expect(rows.map((r) => (r.kind === "gap" ? `gap${r.count}` : `${r.kind}:${r.old ?? ""}:${r.new ?? ""}`))).toEqual([
+      "gap1",
+      "same:2:2",
+      "del:3:",
+      "add::3",
+      "add::4",
+      "same:4:5",
+      "gap6",
+    ]);
+    expect(unifiedHtml(rows)).toContain("<div class=d data-o=3>three</div><div class=a data-n=3>THREE</div><div class=a data-n=4>3b</div>");
+    const [left, right] = splitHtml(rows).split("lp-side-new");
+    const rowsOf = (html: string): string[] => html.match(/<div class=(?:s|d|a|e|lp-gap)[ >]/g) ?? [];
+    expect(rowsOf(left).length).toBe(rowsOf(right).length);
+    expect(left).not.toContain("class=a");
+    expect(right).not.toContain("class=d");
+    // 删一行加两行：旧的一边补一个空行，两边对齐
+    expect(left).toContain("<div class=d data-o=3>three</div><div class=e></div>");
+    expect(right).toContain("<div class=a data-n=3>THREE</div><div class=a data-n=4>3b</div>");
+  });
+});
+
+describe("网站生成器：高亮和代码视图", () => {
+  it("正文色不包标签，带颜色的词用短的自定义元素，CSS 里有每一个用到的", async () => {
+    const hl = await CodeHighlighter.create();
+    const [line] = hl.lines('export const x = "a";  // note');
+    expect(line).not.toContain("<span");
+    const tags = [...new Set(line.match(/<(k-\d+)>/g) ?? [])].map((t) => t.slice(1, -1));
+    expect(tags.length).toBeGreaterThanOrEqual(3);
+    for (const tag of tags) expect(hl.css()).toContain(`.lp-code ${tag}{`);
+    // 去掉标签就是原文
+    expect(line.replace(/<\/?k-\d+>/g, "").replace(/&quot;/g, '"')).toBe('export const x = "a";  // note');
+    expect(hl.css()).toMatch(/^\.lp-code\{color:#[0-9a-f]{6}\}/);
+  });
+
+  it("代码视图：每段开头把行号计数器拨到上一行，折叠的段和显示的段都是", async () => {
+    const s04 = lessons.find((l) => l.id === "s04");
+    const s03 = lessons.find((l) => l.id === "s03");
+    if (s04 === undefined || s03 === undefined) throw new Error("s03/s04 missing");
+    const hl = await CodeHighlighter.create();
+    const html = codeViewHtml(s04, hl.lines(s04.code), newLines(s03.code, s04.code), declarations(s04.code));
+    const starts = [...html.matchAll(/counter-reset:ln (\d+)">(?:<summary>.*?<\/summary>)?<div id=L(\d+)/g)];
+    expect(starts.length).toBe(segments(s04.code.split("\n").length, newLines(s03.code, s04.code)).length);
+    for (const m of starts) expect(Number(m[1]) + 1).toBe(Number(m[2]));
+    expect((html.match(/<div id=L\d+/g) ?? []).length).toBe(s04.code.split("\n").length);
+  });
+});
+
+describe("网站生成器：课页", () => {
+  it("跳转条上「下一课」和「上一课」一样带主题；代码和差异写成片段，不进 markdown", async () => {
+    const hl = await CodeHighlighter.create();
+    const [s03, s04, s05] = ["s03", "s04", "s05"].map((id) => lessons.find((l) => l.id === id));
+    if (s03 === undefined || s04 === undefined || s05 === undefined) throw new Error("missing lesson");
+    const replay: Replay = { lesson: "s04", runs: [], steps: [] };
+    const page = lessonPage(s04, s03, s05, hl, replay);
+    expect(page.markdown).toContain(`<a href="/s05.html" rel="next">下一课<small>s05 ${s05.topic}</small></a>`);
+    expect(page.markdown).toContain(`<a href="/s03.html" rel="prev">上一课<small>s03 ${s03.topic}</small></a>`);
+    expect(page.markdown).toContain('<LpRaw name="s04.tabs" />');
+    expect(page.markdown).not.toContain("<div id=L");
+    expect(Object.keys(page.fragments)).toEqual(["s04.tabs"]);
+    expect(page.fragments["s04.tabs"]).toContain("<div id=L1 ");
+    expect(page.fragments["s04.tabs"]).toContain('href="/compare.html?from=s03&amp;to=s04"');
+  });
+});
+
+describe("网站生成器：参考资料和链接", () => {
+  // 参考资料的样例：Markdown 版的 EVOLUTION.md（表、§ 标题）、约定格式的术语表、差异表
+  const root = mkdtempSync(join(tmpdir(), "lp-site-"));
+  mkdirSync(join(root, "fidelity"));
+  const evolution = [
+    "# 宪法",
+    "",
+    "## 1. 元规则（约束所有类型演化）",
+    "",
+    "| 规则 | 内容 |",
+    "|---|---|",
+    "| R1 | 字段只增不删 |",
+    "| R4 | 错误不崩溃 |",
+    "",
+    "stream(input): AsyncGenerator<ProviderEvent> 和 <details> 都不是标签，{{ x }} 也不是插值。",
+    "",
+    "## 9. 决策",
+    "",
+    "| 编号 | 决策 |",
+    "|---|---|",
+    "| D4 | 每次回答一条助手消息，见 F13 |",
+    "| D23 | afterToolCall |",
+    "",
+  ].join("\n");
+  const glossary = ["# 术语表", "", '<a id="r1"></a>**R1** 字段只增不删，和 R4 一起看。', "", '<a id="d4"></a>**D4** 见 [EVOLUTION](EVOLUTION.md#9-决策)。', "", '<a id="term-快照"></a>**快照**', ""].join("\n");
+  const differences = ["# 差异", "", "| 编号 | 为什么 |", "|---|---|", "| F13 | 见 D4 |", "| F2 | D23 |", ""].join("\n");
+  writeFileSync(join(root, "EVOLUTION.md"), evolution);
+  writeFileSync(join(root, "GLOSSARY.md"), glossary);
+  writeFileSync(join(root, "fidelity", "DIFFERENCES.md"), differences);
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    disposeMdItInstance();
+  });
+  const site: Site = { lessons: lessons.map((l) => ({ id: l.id, dir: l.dir })), refs: presentRefPages(root) };
+
+  it("锚点和 GitHub 的一样（为 GitHub 写的链接在站里也对得上）；代码行号的 L12 不变", () => {
+    expect(githubSlug("9. 决策（宪法有歧义或自相矛盾处，本仓库的读法）")).toBe("9-决策宪法有歧义或自相矛盾处本仓库的读法");
+    expect(githubSlug("Hello, World! (v1.6.0)")).toBe("hello-world-v160");
+    expect(githubSlug("R-写④ 用自然中文")).toBe("r-写④-用自然中文");
+    expect(githubSlug("1. 模型怎么说「我要调工具」")).toBe("1-模型怎么说我要调工具");
+    expect(githubSlug("L12")).toBe("L12");
+  });
+
+  it("仓库里的相对链接 → 站内页面；站里没有的文件、仓库外的路径不链", () => {
+    const from = "s04_tool_loop/README.md";
+    const url = (href: string): string | undefined => {
+      const r = resolveRepoLink(from, href);
+      return r === undefined ? undefined : readerUrl(r.path, r.hash, site);
+    };
+    expect(url("../fidelity/DIFFERENCES.md")).toBe("/differences.html");
+    expect(url("../EVOLUTION.md#9-决策")).toBe("/evolution.html#9-决策");
+    expect(url("../GLOSSARY.md#r1")).toBe("/glossary.html#r1");
+    expect(url("../s03_stream/README.md")).toBe("/s03.html");
+    expect(url("../s03_stream/")).toBe("/s03.html");
+    expect(url("code.ts")).toBe("/s04.html#code");
+    expect(url("code.ts#L12")).toBe("/s04.html#L12");
+    expect(url("../README.md#怎么读")).toBe("/#怎么读");
+    expect(url("../tests/behaviour.test.ts")).toBeUndefined();
+    expect(resolveRepoLink(from, "../../outside.md")).toBeUndefined();
+    // 没有术语表时，指向它的链接不链（站里没有这一页）
+    expect(readerUrl("GLOSSARY.md", "", { ...site, refs: site.refs.filter((r) => r.id !== "glossary") })).toBeUndefined();
+  });
+
+  it("编号 → 解释：术语表里有的链到术语表，没有的链到 EVOLUTION.md / DIFFERENCES.md 表里那一行；§ 节号链到标题", async () => {
+    disposeMdItInstance();
+    const md = await createMarkdownRenderer(root);
+    const codes = codeIndex(md, root);
+    expect(codes.R1).toBe("/glossary.html#r1");
+    expect(codes.D4).toBe("/glossary.html#d4");
+    expect(codes.R4).toBe("/evolution.html#r4");
+    expect(codes.D23).toBe("/evolution.html#d23");
+    expect(codes.F13).toBe("/differences.html#f13");
+    expect(codes["§9"]).toBe("/evolution.html#9-决策");
+    expect(codes["§1"]).toBe("/evolution.html#1-元规则约束所有类型演化");
+    expect(Object.keys(codes).some((c) => c.startsWith("TERM"))).toBe(false);
+    expect(splitCodes("见 D4、F13/F2（R4 ②），ADR1 和 D4x 不算", codes)).toEqual([
+      "见 ",
+      { code: "D4", href: "/glossary.html#d4" },
+      "、",
+      { code: "F13", href: "/differences.html#f13" },
+      "/",
+      { code: "F2", href: "/differences.html#f2" },
+      "（",
+      { code: "R4", href: "/evolution.html#r4" },
+      " ②），ADR1 和 D4x 不算",
+    ]);
+    disposeMdItInstance();
+  });
+
+  it("markdown 插件：改写链接、链上编号和 Pi 路径、参考页的行锚点、参考页里的 HTML 只放行锚点", async () => {
+    disposeMdItInstance();
+    const codes = { R1: "/glossary.html#r1", R4: "/evolution.html#r4", D4: "/glossary.html#d4", F13: "/differences.html#f13", D23: "/evolution.html#d23" };
+    const md = await createMarkdownRenderer(root, { anchor: { slugify: githubSlug }, config: (m) => readerLinks(m, { site, codes: () => codes }) });
+    const lesson = md.render(
+      [
+        "## 源码溯源",
+        "",
+        "差别列在 [fidelity/DIFFERENCES.md](../fidelity/DIFFERENCES.md)：F13（D4，R4 ②）。规则见 [R1](../GLOSSARY.md#r1)。",
+        "",
+        "`packages/agent/src/agent-loop.ts` 的 `runAgentLoop`；目录 `packages/coding-agent/docs/`；不存在的 `packages/nope/x.ts`；测试 [x](../tests/x.ts)。",
+        "",
+        "标题里的 R1 不链：",
+        "",
+        "### R1 的由来",
+      ].join("\n"),
+      { relativePath: "s04.md" },
+    );
+    expect(lesson).toContain('href="/differences.html"');
+    expect(lesson).toContain('<a href="/differences.html#f13" class="lp-code-ref">F13</a>');
+    expect(lesson).toContain('<a href="/glossary.html#d4" class="lp-code-ref">D4</a>');
+    expect(lesson).toContain('<a href="/evolution.html#r4" class="lp-code-ref">R4</a> ②');
+    expect(lesson).toContain('<a href="/glossary.html#r1">R1</a>');
+    expect(lesson).toContain(`<a href="${piUrl("packages/agent/src/agent-loop.ts")}" class="lp-pi-path"`);
+    expect(piUrl("packages/agent/src/agent-loop.ts")).toBe("https://github.com/earendil-works/pi/blob/v1.6.0/packages/agent/src/agent-loop.ts");
+    expect(lesson).toContain(`href="https://github.com/earendil-works/pi/tree/v1.6.0/packages/coding-agent/docs"`);
+    expect(lesson).not.toContain("packages/nope/x.ts</code></a>");
+    expect(lesson).toContain('<span class="lp-repo-path">x</span>');
+    expect(lesson).toMatch(/<h3 id="r1-的由来"[^>]*>R1 的由来/);
+
+    const evolutionPage = REF_PAGES.find((r) => r.id === "evolution");
+    if (evolutionPage === undefined) throw new Error("no evolution page");
+    const html = md.render(refPageMarkdown(evolutionPage, evolution).replace(/^---[\s\S]*?---\n/, ""), { relativePath: "evolution.md" });
+    expect(html).toContain('<tr id="r1">');
+    expect(html).toContain('<tr id="d23">');
+    expect(html).toContain('id="9-决策"');
+    // 定义它的那一格不链出去，别的格子里的编号照链
+    expect(html).toMatch(/<td>D4<\/td>\s*<td>每次回答一条助手消息，见 <a href="\/differences.html#f13"/);
+    expect(html).toContain("AsyncGenerator&lt;ProviderEvent&gt;");
+    expect(html).toContain("&lt;details&gt;");
+    expect(html).toContain("<div v-pre");
+
+    const glossaryPage = REF_PAGES.find((r) => r.id === "glossary");
+    if (glossaryPage === undefined) throw new Error("no glossary page");
+    const g = md.render(glossary, { relativePath: "glossary.md" });
+    // 条目自己的名字不链到自己，提到的别的编号照链；相对链接改成站内页面
+    expect(g).toContain('<a id="r1"></a><strong>R1</strong>');
+    expect(g).toContain('<a href="/evolution.html#r4" class="lp-code-ref">R4</a>');
+    expect(g).toContain('href="/evolution.html#9-决策"');
+    disposeMdItInstance();
+  });
+
+  it("没有术语表时照样能生成：参考页只有 EVOLUTION.md 和 DIFFERENCES.md", () => {
+    const bare = mkdtempSync(join(tmpdir(), "lp-site-bare-"));
+    writeFileSync(join(bare, "EVOLUTION.md"), evolution);
+    expect(presentRefPages(bare).map((r) => r.id)).toEqual(["evolution"]);
+    rmSync(bare, { recursive: true, force: true });
+  });
+
+  it("站点服务器按 Accept-Encoding 选压缩", () => {
+    expect(pickEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(pickEncoding("gzip")).toBe("gzip");
+    expect(pickEncoding("br;q=0, gzip")).toBe("gzip");
+    expect(pickEncoding(undefined)).toBe("identity");
+    expect(pickEncoding("identity")).toBe("identity");
   });
 });

@@ -1,40 +1,23 @@
 // VitePress 配置。页面由 site/build.ts 生成到 site/.gen（srcDir），站点输出到 site/dist。
-// 侧栏从仓库里现有的课生成；markdown 里指向仓库文件的相对链接在这里改写成站内链接。
-import { type MarkdownRenderer, defineConfig } from "vitepress";
-import { loadCourse } from "../lib/course.ts";
+// 侧栏从仓库里现有的课和参考资料生成；markdown 里指向仓库文件的相对链接、编号、Pi 的路径由 site/lib/links.ts 改成链接。
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { defineConfig } from "vitepress";
+import type { CodeIndex } from "../lib/codes.ts";
+import { SITE, loadCourse } from "../lib/course.ts";
+import { readerLinks, shortShikiVars } from "../lib/links.ts";
+import { githubSlug, presentRefPages } from "../lib/refs.ts";
 
 const lessons = loadCourse();
+const refs = presentRefPages();
+const codesFile = join(SITE, ".gen", "codes.json");
+let codes: CodeIndex | undefined;
+const readCodes = (): CodeIndex => {
+  codes ??= existsSync(codesFile) ? (JSON.parse(readFileSync(codesFile, "utf8")) as CodeIndex) : {};
+  return codes;
+};
 
-type CoreRule = Parameters<MarkdownRenderer["core"]["ruler"]["push"]>[1];
-type Token = NonNullable<Parameters<CoreRule>[0]["tokens"][number]["children"]>[number];
-
-/** 仓库里的相对链接：某课的 README → 那一课的页面；某课的 code.ts → 页面的代码一节；别的文件不在站里，去掉链接只留文字。 */
-function rewriteRepoLinks(md: MarkdownRenderer): void {
-  md.core.ruler.push("lp_repo_links", (state) => {
-    for (const block of state.tokens) {
-      if (block.type !== "inline" || block.children === null) continue;
-      const stack: Token[] = [];
-      for (const token of block.children) {
-        if (token.type === "link_open") {
-          const href = token.attrGet("href") ?? "";
-          stack.push(token);
-          if (/^[a-z][a-z0-9+.-]*:|^\/|^#/i.test(href)) continue;
-          const readme = /^(s\d\d)_[a-z_]+\/(?:README\.md)?(#.*)?$/.exec(href);
-          const code = /^(s\d\d)_[a-z_]+\/code\.ts$/.exec(href);
-          if (readme !== null && lessons.some((l) => l.id === readme[1])) token.attrSet("href", `/${readme[1]}${readme[2] ?? ""}`);
-          else if (code !== null && lessons.some((l) => l.id === code[1])) token.attrSet("href", `/${code[1]}#code`);
-          else {
-            token.tag = "span";
-            token.attrs = [["class", "lp-repo-path"]];
-          }
-        } else if (token.type === "link_close") {
-          const open = stack.pop();
-          if (open !== undefined && open.tag === "span") token.tag = "span";
-        }
-      }
-    }
-  });
-}
+const refLinks = [...refs.map((r) => ({ text: r.title, link: `/${r.id}` })), { text: "比较两课", link: "/compare" }];
 
 export default defineConfig({
   lang: "zh-CN",
@@ -45,24 +28,32 @@ export default defineConfig({
   cacheDir: ".vitepress/cache",
   cleanUrls: false,
   lastUpdated: false,
-  head: [["meta", { name: "theme-color", content: "#3c8772" }]],
-  // 每课一页带着整份高亮过的 code.ts 和差异（s12 约 0.5 MB，压缩后约十分之一），不是打包出了问题。
-  vite: { build: { chunkSizeWarningLimit: 1024 } },
+  head: [
+    ["meta", { name: "theme-color", content: "#3c8772" }],
+    ["link", { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" }],
+  ],
+  // 不预取侧栏里其他页面的代码块：读一课只下载这一课（每课的代码和差异只在它自己的 HTML 里）。
+  router: { prefetchLinks: false },
   markdown: {
     lineNumbers: false,
-    config: (md) => rewriteRepoLinks(md),
+    // 和 GitHub 一样的标题锚点：为 GitHub 写的链接（EVOLUTION.md#9-决策…）在站里也对得上
+    anchor: { slugify: githubSlug },
+    config: (md) => readerLinks(md, { site: { lessons, refs }, codes: readCodes }),
+    codeTransformers: [shortShikiVars],
   },
   themeConfig: {
     nav: [
       { text: "首页", link: "/" },
       { text: "链路", link: "/#chain" },
       { text: `课程（${lessons.length} 节）`, link: `/${lessons[0]?.id ?? "s01"}` },
+      { text: "参考", items: refLinks },
     ],
     sidebar: [
       {
         text: "课程",
         items: lessons.map((l) => ({ text: `${l.id} ${l.topic}`, link: `/${l.id}` })),
       },
+      { text: "参考", items: refLinks },
     ],
     outline: { label: "本页内容", level: [2, 3] },
     docFooter: { prev: "上一课", next: "下一课" },
@@ -73,6 +64,6 @@ export default defineConfig({
     returnToTopLabel: "回到顶部",
     langMenuLabel: "语言",
     notFound: { title: "没有这一页", quote: "课程只有这些页面。", linkText: "回首页" },
-    footer: { message: "由 npm run site 从仓库里的课文、代码、API 报告和录下的回放生成。" },
+    footer: { message: "由 npm run site 从仓库里的课文、代码、API 报告、录下的回放和参考资料生成。" },
   },
 });

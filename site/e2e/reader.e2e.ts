@@ -1,12 +1,17 @@
-// 课程网站的端到端测试：在本机起静态服务器（127.0.0.1，不碰外网），用无头 Chromium 像读者一样点：
-// 打开首页 → 看链路图和课程列表 → 进 s04 → 折叠、展开旧代码 → 切到差异和 API 标签 → 回放一步步走到工具结果；
-// 再关掉 JavaScript 读一遍，最后用 390px 宽的手机屏幕看 s04。截图存在 site/.screenshots/（git 不收）。
-// Chromium 用 Debian 的 chromium 包（CHROMIUM_PATH 可改路径），playwright-core 不自带、也不下载浏览器。
+// 课程网站的端到端测试：在本机起静态服务器（127.0.0.1，不碰外网），用无头 Chromium 像读者一样用：
+// 首页 → 链路图和课程列表 → 进 s04 → 折叠、展开旧代码 → 切到差异和 API 标签 → 回放一步步走到工具结果；关掉 JavaScript 再读一遍；
+// 然后逐条守住第二轮（issue 18）的要求：每一页没有脚本错误、没有失败的请求（favicon 也算）、手机宽度不横向溢出；
+// 桌面上代码、差异、回放用满宽度；手机上回放的控制条一直在眼前、窗口紧凑、标签一排放下；回放知道哪些步骤是本节的、能自动播放、
+// 做不了事的按钮是灰的、写着快捷键；标签和回放步骤在网址里，打开和后退都恢复；参考页和锚点都在、课文里的编号和 Pi 路径都链对了、
+// 站内链接全通；差异先删后加、能并排看、能比较任意两课；s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，服务器会压缩。
+// 截图存在 site/.screenshots/（git 不收）。Chromium 用 Debian 的 chromium 包（CHROMIUM_PATH 可改路径），playwright-core 不自带、也不下载浏览器。
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type Page, chromium } from "playwright-core";
+import { type Browser, type Page, type Response, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
+import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
 import type { Replay } from "../lib/replay-types.ts";
 import { type StaticServer, serveStatic } from "../server.ts";
 
@@ -24,34 +29,53 @@ const ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+/** s12 一页（HTML、脚本、样式、图标，不压缩、不算预取）的上限：issue 18 的目标。 */
+const PAGE_BUDGET = 600_000;
+const PHONE = 390;
+const DESKTOP = 1440;
 
 const lessons = loadCourse();
 const s04 = lessons.find((l) => l.id === "s04");
-const replay = JSON.parse(readFileSync(join(SITE, "replay", "s04.json"), "utf8")) as Replay;
+const replayOf = (id: string): Replay => JSON.parse(readFileSync(join(SITE, "replay", `${id}.json`), "utf8")) as Replay;
+const replay = replayOf("s04");
+const refs = presentRefPages();
+const hasGlossary = refs.some((r) => r.id === "glossary");
+const PAGES = ["/", ...lessons.map((l) => `/${l.id}.html`), ...refs.map((r) => `/${r.id}.html`), "/compare.html"];
 
 let server: StaticServer;
 let browser: Browser;
-/** 每个页面上出现的脚本错误和失败的请求。 */
+/** 每个页面上出现的脚本错误、控制台错误和失败的请求。 */
 const problems = new WeakMap<Page, string[]>();
 
-async function open(path: string, options: { width?: number; javaScript?: boolean } = {}): Promise<Page> {
+async function open(path: string, options: { width?: number; javaScript?: boolean; wait?: "load" | "networkidle" } = {}): Promise<Page> {
+  const phone = options.width !== undefined && options.width < 500;
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 1280, height: options.width !== undefined && options.width < 500 ? 844 : 900 },
+    viewport: { width: options.width ?? 1280, height: phone ? 844 : 900 },
     javaScriptEnabled: options.javaScript ?? true,
-    deviceScaleFactor: options.width !== undefined && options.width < 500 ? 2 : 1,
+    deviceScaleFactor: phone ? 2 : 1,
   });
   const page = await context.newPage();
   const seen: string[] = [];
   problems.set(page, seen);
   page.on("pageerror", (error) => seen.push(`page error: ${error.message}`));
-  page.on("response", (response) => {
-    if (response.status() >= 400 && !response.url().endsWith("/favicon.ico")) seen.push(`${response.status()} ${response.url()}`);
+  page.on("console", (message) => {
+    if (message.type() === "error") seen.push(`console error: ${message.text()}`);
   });
-  await page.goto(`${server.url}${path}`, { waitUntil: "load" });
+  page.on("requestfailed", (request) => seen.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ""}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) seen.push(`${response.status()} ${response.url()}`);
+  });
+  await page.goto(`${server.url}${path}`, { waitUntil: options.wait ?? "load" });
   return page;
 }
 
 const problemsOf = (page: Page): string[] => problems.get(page) ?? [];
+
+async function live(page: Page): Promise<void> {
+  await page.locator('.lp-replay[data-live="yes"]').waitFor();
+}
+
+const overflowX = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 beforeAll(async () => {
   if (!existsSync(join(DIST, "index.html"))) throw new Error("site/dist is missing: run npm run site first");
@@ -100,25 +124,37 @@ describe("课程网站（真浏览器）", () => {
     await page.context().close();
   });
 
-  it("从首页进 s04：折叠、展开旧代码，切差异和 API 标签，回放走到工具结果", async () => {
+  it("从首页进 s04（站内跳转，代码片段另取）：折叠、展开旧代码，切差异和 API 标签，回放走到工具结果", async () => {
     expect(s04).toBeDefined();
     const page = await open("/");
+    const fragments: string[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname.startsWith("/lp/")) fragments.push(new URL(r.url()).pathname);
+    });
     await page.locator('a.lp-lesson[href="/s04.html"]').click();
     await page.waitForURL(/\/s04\.html$/);
     await expect.poll(() => page.locator("h1").first().innerText()).toContain(s04?.topic ?? "?");
-    // 组件挂载好（回放变成播放器）再操作
-    await page.locator('.lp-replay[data-live="yes"]').waitFor();
+    // 组件挂载好（回放变成播放器）、代码片段取到再操作
+    await live(page);
+    await page.locator('.lp-raw[data-raw="s04.tabs"][data-ready="yes"]').waitFor();
+    expect(fragments).toEqual(["/lp/s04.tabs.html"]);
 
     // 本节新加的行高亮、可见；旧代码默认折叠
-    const fresh = page.locator(".lp-panel-code .l.n").first();
+    const fresh = page.locator(".lp-panel-code .lp-code-inner div.n").first();
     expect(await fresh.isVisible()).toBe(true);
     const fold = page.locator(".lp-panel-code details.lp-fold").first();
     expect(await fold.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
-    const hiddenLine = fold.locator(".l").first();
+    const hiddenLine = fold.locator("div[id]").first();
     expect(await hiddenLine.isVisible()).toBe(false);
     await fold.locator("summary").click();
     expect(await fold.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     expect(await hiddenLine.isVisible()).toBe(true);
+    // 行号由 CSS 计数器数出来：每一段开头把计数器拨到这一段第一行的前一行
+    const segments = await page.locator(".lp-panel-code .lp-code-inner > *").evaluateAll((els) =>
+      els.map((el) => ({ reset: getComputedStyle(el).counterReset, first: el.querySelector("div[id]")?.id ?? "" })),
+    );
+    expect(segments.length).toBeGreaterThan(3);
+    for (const seg of segments) expect(seg.reset).toBe(`ln ${Number(seg.first.slice(1)) - 1}`);
     await fold.locator("summary").click();
     expect(await hiddenLine.isVisible()).toBe(false);
     // 一键展开、一键折叠
@@ -129,23 +165,18 @@ describe("课程网站（真浏览器）", () => {
     expect(await folds.evaluateAll((ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length)).toBe(total);
     await page.locator('[data-action="fold-all"]').click();
     expect(await folds.evaluateAll((ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length)).toBe(0);
-    await page.locator("#code").scrollIntoViewIfNeeded();
-    await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
-    await page.screenshot({ path: join(SHOTS, "s04-desktop.png") });
 
     // 差异标签：和 s03 比，有加的行，代码面板收起
     await page.locator('label[for="lp-tab-s04-diff"]').click();
     expect(await page.locator(".lp-panel-diff").isVisible()).toBe(true);
     expect(await page.locator(".lp-panel-code").isVisible()).toBe(false);
-    expect(await page.locator(".lp-panel-diff .l.a").count()).toBeGreaterThan(50);
+    expect(await page.locator(".lp-panel-diff .lp-code-inner > div.a").count()).toBeGreaterThan(50);
     // API 标签：新声明 ToolCall，已有的 ToolRegistry 多了 run
     await page.locator('label[for="lp-tab-s04-api"]').click();
     const toolCall = page.locator(".lp-card", { has: page.locator(".lp-card-name", { hasText: /^ToolCall$/ }) });
     expect(await toolCall.locator(".lp-card-badge").innerText()).toBe("新声明");
     const registry = page.locator(".lp-card", { has: page.locator(".lp-card-name", { hasText: /^ToolRegistry$/ }) });
     expect(await registry.innerText()).toContain("#run");
-    await page.locator(".lp-tabs").evaluate((el) => el.scrollIntoView({ block: "start" }));
-    await page.screenshot({ path: join(SHOTS, "s04-api.png") });
     await page.locator('label[for="lp-tab-s04-code"]').click();
 
     // 回放：一步一步点「下一步」，直到出现第一个工具结果
@@ -164,10 +195,12 @@ describe("课程网站（真浏览器）", () => {
     await page.locator('[data-action="next"]').click();
     await expect.poll(() => page.locator('[data-role="history"] li').last().innerText()).toContain("toolResult(call_1): error: no such file: src/app.ts");
     expect(await page.locator('[data-role="terminal"]').innerText()).toContain('  ← "error: no such file: src/app.ts"');
-    await page.locator('[data-action="prev"]').click();
-    await page.locator(".lp-replay").scrollIntoViewIfNeeded();
-    await page.evaluate(() => document.getElementById("replay")?.scrollIntoView());
-    await page.screenshot({ path: join(SHOTS, "s04-replay.png") });
+
+    // 跳转条上「上一课」「下一课」都带主题
+    const next = lessons.find((l) => l.id === s04?.next);
+    const prev = lessons.find((l) => l.id === s04?.prev);
+    expect(await page.locator('.lp-jump a[rel="next"] small').innerText()).toBe(`${next?.id} ${next?.topic}`);
+    expect(await page.locator('.lp-jump a[rel="prev"] small').innerText()).toBe(`${prev?.id} ${prev?.topic}`);
     expect(problemsOf(page)).toEqual([]);
     await page.context().close();
   });
@@ -177,13 +210,15 @@ describe("课程网站（真浏览器）", () => {
     expect(await page.locator("h1").first().innerText()).toContain(s04?.topic ?? "?");
     expect(await page.locator("#问题").count()).toBe(1);
     const fold = page.locator(".lp-panel-code details.lp-fold").first();
-    const hiddenLine = fold.locator(".l").first();
+    const hiddenLine = fold.locator("div[id]").first();
     expect(await hiddenLine.isVisible()).toBe(false);
     await fold.locator("summary").click();
     expect(await hiddenLine.isVisible()).toBe(true);
     await page.locator('label[for="lp-tab-s04-diff"]').click();
     expect(await page.locator(".lp-panel-diff").isVisible()).toBe(true);
+    expect(await page.locator('.lp-panel-diff [data-view="unified"] .lp-code-inner > div.d').first().isVisible()).toBe(true);
     expect(await page.locator('.lp-replay[data-live="no"] .lp-replay-static > li').count()).toBe(replay.steps.length);
+    expect(await page.locator('.lp-replay[data-live="no"] .lp-replay-static > li.is-own').count()).toBe(replay.steps.filter((s) => s.lesson === "s04").length);
     expect(await page.locator('[data-action="unfold-all"]').count()).toBe(0);
     const home = await page.goto(`${server.url}/`);
     expect(home?.status()).toBe(200);
@@ -191,19 +226,408 @@ describe("课程网站（真浏览器）", () => {
     await page.context().close();
   });
 
-  it("手机宽度（390px）：页面不横向溢出，代码在自己的框里横向滚动", async () => {
-    const page = await open("/s04.html", { width: 390 });
-    await page.locator('.lp-replay[data-live="yes"]').waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(1);
-    const code = page.locator(".lp-panel-code .lp-code");
-    expect(await code.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-    await page.screenshot({ path: join(SHOTS, "s04-phone.png") });
+  it("每一页：没有脚本错误、控制台错误和失败的请求（favicon 也算），手机宽度不横向溢出", async () => {
+    for (const width of [PHONE, DESKTOP]) {
+      for (const path of PAGES) {
+        const page = await open(path, { width });
+        if (path.startsWith("/s")) await live(page);
+        expect(await page.locator('head link[rel="icon"]').getAttribute("href"), path).toBe("/favicon.svg");
+        if (width === PHONE) expect(await overflowX(page), `${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
+        expect(problemsOf(page), `${path} at ${width}px`).toEqual([]);
+        await page.context().close();
+      }
+    }
+    const icon = await fetch(`${server.url}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+  }, 240_000);
+
+  it("桌面 1440px：代码、差异、回放用满宽度，旁边的目录让开", async () => {
+    const page = await open("/s04.html", { width: DESKTOP });
+    await live(page);
+    const geometry = await page.evaluate(() => {
+      const rect = (sel: string): DOMRect | undefined => document.querySelector(sel)?.getBoundingClientRect();
+      return {
+        prose: rect(".vp-doc > div > p, .vp-doc p")?.width ?? 0,
+        container: rect(".content-container"),
+        aside: rect(".VPDoc .aside"),
+      };
+    });
+    const containerLeft = geometry.container?.left ?? 0;
+    const asideRight = geometry.aside?.right ?? 0;
+    expect(asideRight).toBeGreaterThan(containerLeft);
+    const fullWidth = asideRight - containerLeft;
+    // 代码
     await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
-    await page.screenshot({ path: join(SHOTS, "s04-phone-code.png") });
+    const code = page.locator(".lp-panel-code .lp-code");
+    const codeBox = await code.boundingBox();
+    expect(codeBox?.width ?? 0).toBeGreaterThanOrEqual(fullWidth - 2);
+    expect(codeBox?.width ?? 0).toBeGreaterThan(1.4 * (geometry.container?.width ?? 0));
+    await expect.poll(() => page.locator(".VPDoc").getAttribute("class")).toContain("lp-aside-off");
+    await expect.poll(() => page.locator(".VPDoc .aside").evaluate((el) => getComputedStyle(el).visibility)).toBe("hidden");
+    // 展开全部旧代码后，要横向滚动才看得全的行：第一轮时 400 行里有 44 行，现在只剩几行最长的
+    await page.locator('[data-action="unfold-all"]').click();
+    const clipped = await code.evaluate((box) => {
+      const limit = box.getBoundingClientRect().right - 16;
+      let n = 0;
+      for (const line of box.querySelectorAll<HTMLElement>(".lp-code-inner div[id]")) {
+        const range = document.createRange();
+        range.selectNodeContents(line);
+        if (range.getBoundingClientRect().right > limit) n++;
+      }
+      return n;
+    });
+    expect(clipped).toBeLessThanOrEqual(6);
+    await page.locator('[data-action="fold-all"]').click();
+    await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
+    await page.screenshot({ path: join(SHOTS, "s04-1440-code.png") });
+    // 差异（合并、并排）
+    await page.locator('label[for="lp-tab-s04-diff"]').click();
+    expect((await page.locator('.lp-panel-diff [data-view="unified"]').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(fullWidth - 2);
+    await page.locator('.lp-panel-diff [data-action="split"]').click();
+    expect((await page.locator('.lp-panel-diff [data-view="split"]').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(fullWidth - 2);
+    await page.locator(".lp-tabs").evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await page.screenshot({ path: join(SHOTS, "s04-1440-diff-split.png") });
+    await page.locator('.lp-panel-diff [data-action="unified"]').click();
+    await page.locator('label[for="lp-tab-s04-code"]').click();
+    // 回放
     await page.evaluate(() => document.getElementById("replay")?.scrollIntoView());
-    await page.screenshot({ path: join(SHOTS, "s04-phone-replay.png") });
+    expect((await page.locator(".lp-replay-live").boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(fullWidth - 2);
+    // 回到课文：目录回来
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => page.locator(".VPDoc").getAttribute("class")).not.toContain("lp-aside-off");
     expect(problemsOf(page)).toEqual([]);
     await page.context().close();
   });
+
+  it("手机 390px：回放每走一步，控制条和当前这一步都在屏幕上；窗口紧凑；标签一排放下", async () => {
+    const page = await open("/s04.html", { width: PHONE });
+    await live(page);
+    // 代码的三个标签、回放的按钮、回放的窗口标签，各自一排
+    const rows = async (selector: string): Promise<number> =>
+      page.locator(selector).evaluateAll((els) => new Set(els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => Math.round(e.getBoundingClientRect().top))).size);
+    expect(await rows(".lp-tab-label")).toBe(1);
+    expect(await rows(".lp-replay-controls .lp-btn")).toBe(1);
+    expect(await rows(".lp-pane-tabs button")).toBe(1);
+    const code = page.locator(".lp-panel-code .lp-code");
+    expect(await code.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
+    await page.screenshot({ path: join(SHOTS, "s04-390-code.png") });
+
+    await page.evaluate(() => document.getElementById("replay")?.scrollIntoView());
+    const viewport = page.viewportSize() ?? { width: PHONE, height: 844 };
+    let tallest = 0;
+    for (let i = 0; i < replay.steps.length - 1; i++) {
+      await page.locator('[data-action="next"]').click();
+      const g = await page.evaluate(() => ({
+        bar: document.querySelector(".lp-replay-bar")?.getBoundingClientRect().toJSON() as DOMRect,
+        card: document.querySelector(".lp-replay-step")?.getBoundingClientRect().toJSON() as DOMRect,
+        height: document.querySelector(".lp-replay-live")?.getBoundingClientRect().height ?? 0,
+      }));
+      expect(g.bar.top, `step ${i + 2}: controls above the screen`).toBeGreaterThanOrEqual(0);
+      expect(g.bar.bottom, `step ${i + 2}: controls below the screen`).toBeLessThanOrEqual(viewport.height);
+      expect(g.card.top, `step ${i + 2}: step hidden under the controls`).toBeGreaterThanOrEqual(g.bar.bottom - 1);
+      expect(g.card.top, `step ${i + 2}: step below the fold`).toBeLessThan(viewport.height - 120);
+      tallest = Math.max(tallest, g.height);
+      if (i === 3) await page.screenshot({ path: join(SHOTS, "s04-390-replay.png") });
+    }
+    // 第一轮时回放在手机上有 830–1130px 高；现在控制条、当前这一步、一个小窗口，一屏放得下
+    expect(tallest).toBeLessThanOrEqual(viewport.height - 48);
+    // 小窗口用标签切：终端
+    await page.locator('[data-pane-tab="terminal"]').click();
+    expect(await page.locator('[data-role="terminal"]').isVisible()).toBe(true);
+    expect(await page.locator('[data-role="history"]').isVisible()).toBe(false);
+    expect(await overflowX(page)).toBeLessThanOrEqual(0);
+    expect(problemsOf(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("回放：标出本节的步骤，「下一个本节步骤」，自动播放可调速，做不了事的按钮是灰的，写着快捷键", async () => {
+    const data = replayOf("s12");
+    const own = data.steps.map((s, i) => (s.lesson === "s12" ? i : -1)).filter((i) => i >= 0);
+    expect(own.length).toBeGreaterThan(0);
+    const page = await open("/s12.html", { width: DESKTOP });
+    await live(page);
+    const pos = async (): Promise<number> => Number(await page.locator('[data-role="pos"]').innerText());
+    const disabled = (action: string): Promise<boolean> => page.locator(`[data-action="${action}"]`).isDisabled();
+    await page.evaluate(() => document.getElementById("replay")?.scrollIntoView());
+    expect(await page.locator(".lp-replay-map button.is-own").count()).toBe(own.length);
+    expect(await page.locator(".lp-replay-timeline li.is-own").count()).toBe(own.length);
+    // 开头：往回走的按钮是灰的
+    expect(await disabled("first")).toBe(true);
+    expect(await disabled("prev")).toBe(true);
+    // 下一个本节步骤
+    await page.locator('[data-action="next-own"]').click();
+    expect(await pos()).toBe(own[0] + 1);
+    expect(await page.locator('.lp-replay-step[data-role="current"] .lp-new').innerText()).toBe("本节");
+    expect(await page.locator('.lp-replay-step[data-role="current"] .lp-chip').innerText()).toBe("s12");
+    await page.screenshot({ path: join(SHOTS, "s12-1440-replay.png") });
+    // 快捷键：写在回放下面，按 n 也能跳到下一个本节步骤，按 → 走一步
+    const keys = page.locator(".lp-replay-keys");
+    expect(await keys.isVisible()).toBe(true);
+    expect(await keys.locator("kbd").count()).toBeGreaterThanOrEqual(6);
+    await page.locator(".lp-replay-live").focus();
+    await page.keyboard.press("Home");
+    expect(await pos()).toBe(1);
+    await page.keyboard.press("n");
+    expect(await pos()).toBe(own[0] + 1);
+    await page.keyboard.press("ArrowRight");
+    expect(await pos()).toBe(own[0] + 2);
+    // 自动播放：4× 速度走起来，暂停就停
+    await page.locator('[data-role="speed"]').selectOption({ label: "4×" });
+    const before = await pos();
+    await page.locator('[data-action="play"]').click();
+    await expect.poll(pos, { timeout: 5000 }).toBeGreaterThanOrEqual(before + 3);
+    await page.locator('[data-action="play"]').click();
+    const paused = await pos();
+    await page.waitForTimeout(900);
+    expect(await pos()).toBe(paused);
+    // 结尾：往前走的按钮都是灰的（没有下一步、没有下一个工具结果、没有下一个本节步骤、没有下一轮）
+    await page.locator(".lp-replay-live").focus();
+    await page.keyboard.press("End");
+    expect(await pos()).toBe(data.steps.length);
+    for (const action of ["next", "next-own", "next-tool", "next-turn"]) expect(await disabled(action), action).toBe(true);
+    expect(await disabled("prev")).toBe(false);
+    expect(problemsOf(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("网址记着标签、差异的排法和回放步骤：打开时照它恢复，去别的页面再后退回来也恢复", async () => {
+    const page = await open("/s04.html", { width: DESKTOP });
+    await live(page);
+    await page.locator('label[for="lp-tab-s04-diff"]').click();
+    await page.locator('.lp-panel-diff [data-action="split"]').click();
+    await page.evaluate(() => document.getElementById("replay")?.scrollIntoView());
+    for (let i = 0; i < 4; i++) await page.locator('[data-action="next"]').click();
+    await expect.poll(() => new URL(page.url()).search).toBe("?tab=diff&view=split&step=5");
+    // 去下一课（站内跳转），再后退
+    await page.locator('.lp-jump a[rel="next"]').click();
+    await page.waitForURL(/\/s05\.html$/);
+    await live(page);
+    await page.goBack();
+    await page.waitForURL(/\/s04\.html\?tab=diff&view=split&step=5$/);
+    await page.locator('.lp-raw[data-raw="s04.tabs"][data-ready="yes"]').waitFor();
+    await expect.poll(() => page.locator('.lp-tab-in[data-tab="diff"]').isChecked()).toBe(true);
+    expect(await page.locator('.lp-panel-diff [data-view="split"]').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('[data-role="pos"]').innerText()).toBe("5");
+    await page.context().close();
+
+    // 直接打开带状态的网址
+    const linked = await open("/s04.html?tab=api&step=12", { width: DESKTOP });
+    await live(linked);
+    expect(await linked.locator(".lp-panel-api").isVisible()).toBe(true);
+    expect(await linked.locator(".lp-panel-code").isVisible()).toBe(false);
+    expect(await linked.locator('[data-role="pos"]').innerText()).toBe("12");
+    expect(await linked.locator('.lp-replay-step[data-role="current"] [data-role="title"]').innerText()).toBe(replay.steps[11].title);
+    // 回到默认（代码、第 1 步）时网址里不留参数
+    await linked.locator('label[for="lp-tab-s04-code"]').click();
+    await linked.locator(".lp-replay-live").focus();
+    await linked.keyboard.press("Home");
+    await expect.poll(() => new URL(linked.url()).search).toBe("");
+    expect(problemsOf(linked)).toEqual([]);
+    await linked.context().close();
+  });
+
+  it("参考资料：每份一页、有锚点；课文引用的编号、Pi 的路径都链上了；站内每个链接都通、锚点都在", async () => {
+    expect(refs.map((r) => r.id)).toContain("evolution");
+    expect(refs.map((r) => r.id)).toContain("differences");
+    const codes = JSON.parse(readFileSync(join(SITE, ".gen", "codes.json"), "utf8")) as CodeIndex;
+    // 每页的锚点（id）和站内链接
+    const ids = new Map<string, Set<string>>();
+    const links: { from: string; href: string; text: string }[] = [];
+    const unlinked: string[] = [];
+    const piCodes: { from: string; text: string; href: string | null }[] = [];
+    for (const path of PAGES) {
+      const page = await open(path, { width: DESKTOP });
+      if (path.startsWith("/s")) await live(page);
+      const found = await page.evaluate((re) => {
+        const pattern = new RegExp(re, "g");
+        const doc = document.querySelector(".vp-doc");
+        const out = {
+          ids: [...document.querySelectorAll("[id]")].map((el) => el.id),
+          links: [...document.querySelectorAll<HTMLAnchorElement>(".VPContent a[href]")].map((a) => ({ href: a.href, text: a.textContent ?? "" })),
+          unlinked: [] as string[],
+          pi: [...(doc?.querySelectorAll("code") ?? [])]
+            .filter((c) => /^(\.\/)?packages\//.test(c.textContent ?? "") && c.closest("pre") === null)
+            .map((c) => ({ text: c.textContent ?? "", href: c.closest("a")?.getAttribute("href") ?? null })),
+        };
+        // 课文里还没链上的编号：文字节点里，不在链接、代码、标题里
+        if (doc !== null) {
+          const walker = document.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+            const el = node.parentElement;
+            if (el === null || el.closest("a, code, pre, h1, h2, h3, h4, h5, h6, .lp-raw, .lp-replay, .lp-compare") !== null) continue;
+            for (const m of (node.textContent ?? "").matchAll(pattern)) out.unlinked.push(m[1]);
+          }
+        }
+        return out;
+      }, CODE_RE.source);
+      ids.set(path, new Set(found.ids));
+      for (const l of found.links) links.push({ from: path, ...l });
+      if (/^\/s\d\d\.html$/.test(path)) {
+        for (const code of found.unlinked) unlinked.push(`${path}: ${code}`);
+        for (const p of found.pi) piCodes.push({ from: path, ...p });
+      }
+      expect(problemsOf(page), path).toEqual([]);
+      await page.context().close();
+    }
+    // 参考页都在侧栏里，evolution / differences 的编号行有锚点
+    expect([...(ids.get("/differences.html") ?? [])].filter((id) => /^f\d+$/.test(id)).length).toBeGreaterThanOrEqual(13);
+    if (hasGlossary) {
+      // 术语表：每个编号一个锚点（<a id="r1"></a>），课文里引用的每个编号都链上了
+      const glossaryIds = ids.get("/glossary.html") ?? new Set();
+      for (const code of ["r1", "r4", "u1", "d4", "f1"]) expect(glossaryIds.has(code), `GLOSSARY.md #${code}`).toBe(true);
+      expect(unlinked.filter((u) => !u.includes("§")), "codes cited in lessons but not in GLOSSARY.md").toEqual([]);
+    }
+    // 有解释的编号一个不落地链上了
+    expect(unlinked.filter((u) => codes[u.split(": ")[1]] !== undefined)).toEqual([]);
+    // 站内链接：页面存在、锚点在那一页上
+    const internal = links.filter((l) => l.href.startsWith(server.url));
+    expect(internal.length).toBeGreaterThan(200);
+    const broken: string[] = [];
+    for (const l of internal) {
+      const url = new URL(l.href);
+      const path = url.pathname === "/index.html" ? "/" : url.pathname;
+      const target = ids.get(path);
+      if (target === undefined) {
+        broken.push(`${l.from} → ${url.pathname} (no such page)`);
+        continue;
+      }
+      const hash = decodeURIComponent(url.hash.slice(1));
+      if (hash !== "" && !target.has(hash)) broken.push(`${l.from} → ${url.pathname}#${hash} (no such anchor) "${l.text}"`);
+    }
+    expect(broken).toEqual([]);
+    // 编号链到它的解释（参考页的锚点）
+    const codeLinks = internal.filter((l) => new RegExp(`^(?:${CODE_RE.source})$`).test(l.text) && /\/(glossary|evolution|differences)\.html#/.test(l.href));
+    expect(codeLinks.length).toBeGreaterThan(10);
+    // 源码溯源里 Pi 的每个路径都链到 Pi 仓库的 v1.6.0
+    expect(PI_TAG).toBe("v1.6.0");
+    expect(piCodes.length).toBeGreaterThan(30);
+    for (const p of piCodes) {
+      const path = p.text.replace(/^\.\//, "");
+      if (!isPiPath(path)) continue;
+      expect(p.href, `${p.from}: ${p.text}`).toBe(`${PI_REPO}/${path.endsWith("/") ? "tree" : "blob"}/${PI_TAG}/${path.replace(/\/$/, "")}`);
+    }
+    // 课文指向仓库文件的链接改成了站内页面：s04 的 fidelity/DIFFERENCES.md
+    expect(links.some((l) => l.from === "/s04.html" && l.href === `${server.url}/differences.html`)).toBe(true);
+    const page = await open("/differences.html#f3", { width: DESKTOP });
+    expect(await page.locator("tr#f3").isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, "differences-f3.png") });
+    await page.context().close();
+  }, 180_000);
+
+  it("差异：同一处改动先列删掉的行再列加上的；并排视图左旧右新；比较任意两课", async () => {
+    // 每课的差异标签
+    for (const lesson of lessons.slice(1)) {
+      const page = await open(`/${lesson.id}.html`, { javaScript: false });
+      const order = await page.locator('.lp-panel-diff [data-view="unified"] .lp-code-inner').evaluate((inner) => {
+        const bad: string[] = [];
+        let sawAdd = false;
+        for (const row of inner.children) {
+          if (row.classList.contains("a")) sawAdd = true;
+          else if (row.classList.contains("d")) {
+            if (sawAdd) bad.push(row.getAttribute("data-o") ?? "?");
+          } else sawAdd = false;
+        }
+        return bad;
+      });
+      expect(order, `${lesson.id}: removed lines after added lines in one hunk (old line numbers)`).toEqual([]);
+      await page.context().close();
+    }
+    // 并排：左边只有旧行（删掉的、没变的），右边只有新行，两边行数相同（一行一行对齐）
+    const page = await open("/s04.html?tab=diff&view=split", { width: DESKTOP });
+    await page.locator('.lp-panel-diff [data-view="split"]').waitFor();
+    const sides = await page.locator('.lp-panel-diff [data-view="split"]').evaluate((split) => {
+      const rows = (side: string): Element[] => [...split.querySelectorAll(`.lp-side-${side} .lp-code-inner > div`)];
+      const tops = (side: string): number[] => rows(side).map((r) => Math.round(r.getBoundingClientRect().top));
+      return {
+        left: rows("old").map((r) => r.className),
+        right: rows("new").map((r) => r.className),
+        aligned: JSON.stringify(tops("old")) === JSON.stringify(tops("new")),
+      };
+    });
+    expect(sides.left.length).toBe(sides.right.length);
+    expect(sides.aligned).toBe(true);
+    expect(sides.left).not.toContain("a");
+    expect(sides.right).not.toContain("d");
+    expect(sides.left.filter((c) => c === "d").length).toBeGreaterThan(10);
+    await page.context().close();
+
+    // 比较任意两课：s02 → s05，合并和并排，网址记着
+    const compare = await open("/compare.html?from=s02&to=s05", { width: DESKTOP });
+    await compare.locator('.lp-compare[data-live="yes"] [data-view="unified"]').waitFor();
+    expect(await compare.locator('[data-role="from"]').inputValue()).toBe("s02");
+    expect(await compare.locator('[data-role="to"]').inputValue()).toBe("s05");
+    const stats = await compare.locator('[data-role="stats"]').innerText();
+    expect(stats).toMatch(/^\+\d+ −\d+$/);
+    expect(await compare.locator(".lp-compare-out .lp-code-inner > div.a").count()).toBe(Number(/\+(\d+)/.exec(stats)?.[1]));
+    await compare.locator('[data-role="to"]').selectOption("s12");
+    await compare.locator('.lp-compare [data-action="split"]').click();
+    await compare.locator('.lp-compare-out [data-view="split"]').waitFor();
+    await expect.poll(() => new URL(compare.url()).search).toBe("?from=s02&to=s12&view=split");
+    await compare.screenshot({ path: join(SHOTS, "compare.png") });
+    expect(problemsOf(compare)).toEqual([]);
+    await compare.context().close();
+  }, 120_000);
+
+  it("页面大小：s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，site:serve 压缩文字", async () => {
+    const page = await open("/s12.html", { width: DESKTOP, wait: "networkidle" });
+    await live(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(500);
+    const responses: Response[] = [];
+    // 重新载入一次，数这一次的每个回应（第一次打开时的监听晚于首页的请求）
+    page.on("response", (r) => responses.push(r));
+    await page.reload({ waitUntil: "networkidle" });
+    await live(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(500);
+    let bytes = 0;
+    let transferred = 0;
+    const rows: string[] = [];
+    for (const r of responses) {
+      const body = await r.body();
+      const sizes = await r.request().sizes();
+      bytes += body.length;
+      transferred += sizes.responseBodySize;
+      const path = new URL(r.url()).pathname;
+      rows.push(`${path} ${body.length}`);
+      // 文字类的回应都压缩了
+      if (/\.(html|js|css|json|svg)$/.test(path) || path === "/") expect(r.headers()["content-encoding"], path).toMatch(/^(br|gzip)$/);
+    }
+    const paths = responses.map((r) => new URL(r.url()).pathname);
+    console.log(`s12 page: ${bytes} bytes uncompressed, ${transferred} bytes transferred, ${responses.length} responses`);
+    // 不预取别的课，也不另取 s12 自己的代码片段（它已经在 HTML 里）
+    expect(paths.filter((p) => /\/assets\/(?!s12\.)[^/]*\.md\./.test(p)), "prefetched other pages").toEqual([]);
+    expect(paths.filter((p) => p.startsWith("/lp/")), "fetched a fragment already in the HTML").toEqual([]);
+    expect(bytes, rows.join("\n")).toBeLessThan(PAGE_BUDGET);
+    // 代码和差异只在 HTML 里：这一课的脚本很小，里面也没有高亮过的代码行
+    const chunk = responses.find((r) => /\/assets\/s12\.md\.[\w-]+\.lean\.js$/.test(r.url()));
+    expect(chunk).toBeDefined();
+    const script = (await chunk?.text()) ?? "";
+    expect(script.length).toBeLessThan(60_000);
+    expect(script).not.toContain("<div id=L");
+    const html = (await responses.find((r) => new URL(r.url()).pathname === "/s12.html")?.text()) ?? "";
+    expect(html.match(/<div id=L1[ >]/g)?.length).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, "s12-1440-top.png") });
+    await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
+    await page.screenshot({ path: join(SHOTS, "s12-1440-code.png") });
+    await page.context().close();
+
+    // 手机上的 s12：截图
+    const phone = await open("/s12.html", { width: PHONE });
+    await live(phone);
+    await phone.screenshot({ path: join(SHOTS, "s12-390-top.png") });
+    await phone.evaluate(() => document.getElementById("code")?.scrollIntoView());
+    await phone.screenshot({ path: join(SHOTS, "s12-390-code.png") });
+    await phone.evaluate(() => document.getElementById("replay")?.scrollIntoView());
+    await phone.locator('[data-action="next-own"]').click();
+    await phone.screenshot({ path: join(SHOTS, "s12-390-replay.png") });
+    expect(problemsOf(phone)).toEqual([]);
+    await phone.context().close();
+  });
 });
+

@@ -3,7 +3,9 @@
 // 每一步链到它的课，函数名链到 s12 代码里的那一行。README 改了，图跟着变；表里多出或少了一步，生成直接报错。
 import type { MarkdownRenderer } from "vitepress";
 import type { Declaration } from "./codeview.ts";
-import { type Lesson, escapeHtml } from "./course.ts";
+import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import type { Lesson } from "./course.ts";
+import { escapeHtml } from "./html.ts";
 
 export const CHAIN_HEADING = "## 一轮对话的完整链路";
 
@@ -84,13 +86,13 @@ function linkFunctions(html: string, lastLesson: Lesson, decls: Declaration[]): 
   });
 }
 
-export function chainHtml(chain: ChainSection, md: MarkdownRenderer, lessons: Lesson[], lastDecls: Declaration[]): string {
+export function chainHtml(chain: ChainSection, md: MarkdownRenderer, lessons: Lesson[], lastDecls: Declaration[], codes: CodeIndex = {}): string {
   const last = lessons[lessons.length - 1];
   const inline = (text: string): string => linkFunctions(md.renderInline(text.trim(), {}), last, lastDecls);
   const step = (name: string): string => {
     const row = chain.rows.find((r) => r.step === name);
     if (row === undefined) throw new Error(`chain step ${name} missing`);
-    const rules = row.rules.trim() === "—" || row.rules.trim() === "" ? "" : `<span class="lp-rule">${escapeHtml(row.rules.trim())}</span>`;
+    const rules = row.rules.trim() === "—" || row.rules.trim() === "" ? "" : `<span class="lp-rule">${linkCodesHtml(escapeHtml(row.rules.trim()), codes)}</span>`;
     return (
       `<li class="lp-chain-step"><span class="lp-chain-no">${escapeHtml(row.step)}</span><div class="lp-chain-body">` +
       `<p class="lp-chain-what">${inline(row.what)}</p><p class="lp-chain-meta">${lessonChips(row.lessons, lessons)}${rules}</p>` +

@@ -5,14 +5,17 @@
 import { diffLines } from "../../scripts/linediff.ts";
 import { type Change, diffReports, isLiteralUnionGrowth, ownerOf } from "../../tests/apidiff.ts";
 import { U1_UPGRADES } from "../../tests/constitution.ts";
-import { type ApiReport, type Lesson, escapeHtml } from "./course.ts";
+import type { ApiReport, Lesson } from "./course.ts";
+import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";
+import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { escapeHtml } from "./html.ts";
+
+export type { DiffStats };
 
 /** 新行前后各留几行旧代码作上下文。 */
 export const CONTEXT = 2;
 /** 旧代码连续超过这么多行才折叠；更短的直接显示。 */
 export const MIN_FOLD = 5;
-/** 差异视图里每处改动前后留几行。 */
-export const DIFF_CONTEXT = 3;
 
 export type Declaration = { name: string; line: number; since: string | undefined; upgraded: string | undefined };
 
@@ -68,20 +71,18 @@ export function segments(total: number, fresh: Set<number> | undefined): Segment
   return out;
 }
 
-const lineHtml = (n: number, html: string, cls: string, withId: boolean): string =>
-  `<div class="l ${cls}"${withId ? ` id="L${n}"` : ""}><span class="ln">${n}</span><span class="lc">${html}</span></div>`;
+/** 一行代码。行号不写成文字：CSS 计数器按段数出来（每段开头 counter-reset 到上一行的行号），页面小，复制时也不带行号。 */
+const lineHtml = (n: number, html: string, fresh: boolean): string => `<div id=L${n}${fresh ? " class=n" : ""}>${html}</div>`;
 
 /** 本节代码视图（一行 HTML，不含换行：它要原样嵌进 markdown 的 HTML 块）。 */
 export function codeViewHtml(lesson: Lesson, highlighted: string[], fresh: Set<number> | undefined, decls: Declaration[]): string {
   const parts: string[] = [];
   for (const seg of segments(highlighted.length, fresh)) {
     const rows: string[] = [];
-    for (let n = seg.from; n <= seg.to; n++) {
-      const cls = fresh === undefined ? "s" : fresh.has(n) ? "n" : "o";
-      rows.push(lineHtml(n, highlighted[n - 1], cls, true));
-    }
+    for (let n = seg.from; n <= seg.to; n++) rows.push(lineHtml(n, highlighted[n - 1], fresh !== undefined && fresh.has(n)));
+    const counter = ` style="counter-reset:ln ${seg.from - 1}"`;
     if (seg.kind === "lines") {
-      parts.push(rows.join(""));
+      parts.push(`<div class=lp-seg${counter}>${rows.join("")}</div>`);
       continue;
     }
     const inside = decls.filter((d) => d.line >= seg.from && d.line <= seg.to);
@@ -89,52 +90,19 @@ export function codeViewHtml(lesson: Lesson, highlighted: string[], fresh: Set<n
     const more = inside.length > 6 ? `<span>等 ${inside.length} 个</span>` : "";
     const declText = inside.length > 0 ? `<span class="lp-fold-decls">${shown.join(" ")}${more}</span>` : "";
     parts.push(
-      `<details class="lp-fold"><summary><span class="lp-fold-range">第 ${seg.from}–${seg.to} 行</span>` +
+      `<details class=lp-fold${counter}><summary><span class="lp-fold-range">第 ${seg.from}–${seg.to} 行</span>` +
         `<span class="lp-fold-what">前面几课已有的 ${seg.to - seg.from + 1} 行</span>${declText}</summary>` +
         `${rows.join("")}</details>`,
     );
   }
-  return `<div class="lp-code" id="lp-code-${lesson.id}"><div class="lp-code-inner">${parts.join("")}</div></div>`;
+  const cls = fresh === undefined ? "lp-code lp-code-view lp-all-new" : "lp-code lp-code-view";
+  return `<div class="${cls}" id="lp-code-${lesson.id}"><div class="lp-code-inner">${parts.join("")}</div></div>`;
 }
 
-export type DiffStats = { added: number; removed: number };
-
-/** 和上一课的逐行差异（一行 HTML）。 */
+/** 和上一课的逐行差异（合并视图，一行 HTML）。同一处改动里删掉的行在前、加上的行在后，和 git 一样。 */
 export function diffViewHtml(prevHighlighted: string[], highlighted: string[], prevCode: string, code: string): { html: string; stats: DiffStats } {
-  const lines = diffLines(prevCode, code);
-  const changed = lines.map((d) => d.kind !== "same");
-  const keep = lines.map((_, i) => {
-    for (let k = Math.max(0, i - DIFF_CONTEXT); k <= Math.min(lines.length - 1, i + DIFF_CONTEXT); k++) if (changed[k]) return true;
-    return false;
-  });
-  const rows: string[] = [];
-  let oldNo = 0;
-  let newNo = 0;
-  let skipped = 0;
-  const flushGap = (): void => {
-    if (skipped > 0) rows.push(`<div class="lp-gap">⋯ 没变的 ${skipped} 行</div>`);
-    skipped = 0;
-  };
-  lines.forEach((d, i) => {
-    if (d.kind !== "add") oldNo++;
-    if (d.kind !== "del") newNo++;
-    if (!keep[i]) {
-      skipped++;
-      return;
-    }
-    flushGap();
-    const sign = d.kind === "add" ? "+" : d.kind === "del" ? "−" : " ";
-    const html = d.kind === "del" ? prevHighlighted[oldNo - 1] : highlighted[newNo - 1];
-    const oldCell = d.kind === "add" ? "" : String(oldNo);
-    const newCell = d.kind === "del" ? "" : String(newNo);
-    rows.push(
-      `<div class="l ${d.kind === "add" ? "a" : d.kind === "del" ? "d" : "s"}"><span class="ln">${oldCell}</span><span class="ln">${newCell}</span>` +
-        `<span class="sg">${sign}</span><span class="lc">${html}</span></div>`,
-    );
-  });
-  flushGap();
-  const stats = { added: lines.filter((d) => d.kind === "add").length, removed: lines.filter((d) => d.kind === "del").length };
-  return { html: `<div class="lp-code lp-diff"><div class="lp-code-inner">${rows.join("")}</div></div>`, stats };
+  const { rows, stats } = diffRows(prevCode, code, prevHighlighted, highlighted);
+  return { html: unifiedHtml(rows), stats };
 }
 
 // ── API 卡片 ─────────────────────────────────────────────
@@ -207,7 +175,7 @@ function whatText(what: string | undefined): { label: string; signature: string 
   return { label, signature: (m?.[2] ?? "").replace(/^:\s*/, ": ").trim() };
 }
 
-export function apiCardsHtml(cards: ApiCard[]): string {
+export function apiCardsHtml(cards: ApiCard[], codes: CodeIndex = {}): string {
   if (cards.length === 0) return `<p class="lp-empty">这一课的 API 报告没有变化。</p>`;
   const items = cards.map((c) => {
     const { label, signature } = whatText(c.what);
@@ -218,7 +186,7 @@ export function apiCardsHtml(cards: ApiCard[]): string {
       (ch) =>
         `<li class="lp-change"><code class="lp-k">${escapeHtml(ch.key.slice(c.owner.length) || ch.key)}</code> ` +
         `<code class="lp-v lp-from">${escapeHtml(ch.from)}</code> → <code class="lp-v">${ch.to === null ? "（去掉）" : escapeHtml(ch.to)}</code>` +
-        `${ch.why !== undefined ? `<span class="lp-why">${escapeHtml(ch.why)}</span>` : ""}</li>`,
+        `${ch.why !== undefined ? `<span class="lp-why">${linkCodesHtml(escapeHtml(ch.why), codes)}</span>` : ""}</li>`,
     );
     const list = members.length + changes.length > 0 ? `<ul>${[...members, ...changes].join("")}</ul>` : "";
     return (

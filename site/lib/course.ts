@@ -73,5 +73,4 @@ export function loadCourse(): Lesson[] {
 
 export const readRootReadme = (): string => readFileSync(join(ROOT, "README.md"), "utf8");
 
-export const escapeHtml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export { escapeHtml } from "./html.ts";

@@ -1,23 +1,25 @@
 // 生成 VitePress 的源页面（site/.gen/*.md）：首页和每课一页。
-// 课文就是课的 README.md 原文，VitePress 渲染；代码、差异、API 卡片、链路图是这里生成的静态 HTML，
-// 这些 HTML 不直接写进 markdown：VitePress 把 markdown 编译成 Vue 模板，Vue 会把只含空白的文字节点压掉，
-// 代码的缩进和词间空格就没了。所以它们放进旁边的 sNN.data.json，页面用 v-html 原样插入——服务端渲染时
-// 就在 HTML 里，不开 JavaScript 也看得到。回放是 Vue 组件 <Replay>，数据是录好的 site/replay/sNN.json。
+// 课文就是课的 README.md 原文，VitePress 渲染；代码、差异、API 卡片、链路图是这里生成的静态 HTML 片段。
+// 片段不写进 markdown（VitePress 把 markdown 编译成 Vue 模板，Vue 会压掉只含空白的文字节点，代码的缩进就没了），
+// 也不打包进页面的 JavaScript（那样每课的代码和差异要传两遍）：页面用 <LpRaw name="s04.tabs" /> 占位，
+// 服务端渲染时把片段原样放进 HTML（不开 JavaScript 也看得到），浏览器里站内跳转过来时再单独取 /lp/s04.tabs.html。
+// 回放是 Vue 组件 <Replay>，数据是录好的 site/replay/sNN.json。
 import type { MarkdownRenderer } from "vitepress";
 import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
-import { type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, diffViewHtml, newLines } from "./codeview.ts";
-import { type Lesson, escapeHtml } from "./course.ts";
+import { type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
+import type { CodeIndex } from "./codes.ts";
+import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
-import { declarations } from "./codeview.ts";
+import { escapeHtml } from "./html.ts";
 import type { Replay } from "./replay-types.ts";
 
-/** 页面旁边的 sNN.data.json：页面里 v-html 插入的几块 HTML。 */
-export type PageData = Record<string, string>;
+/** 页面的 HTML 片段：名字（"s04.tabs"）→ HTML。 */
+export type Fragments = Record<string, string>;
 
 export type LessonPage = {
   lesson: Lesson;
   markdown: string;
-  data: PageData;
+  fragments: Fragments;
   fresh: number;
   diff: DiffStats | undefined;
   cards: number;
@@ -26,26 +28,48 @@ export type LessonPage = {
 
 const yaml = (value: string): string => JSON.stringify(value);
 
+/** 片段的占位组件。 */
+export const raw = (name: string): string => `<LpRaw name="${name}" />`;
+
+/** 标签上的字：窄屏只留短的那部分（lp-long 在手机上隐藏），一排放得下。 */
+const long = (text: string): string => `<span class="lp-long">${text}</span>`;
+
 function tabs(lesson: Lesson, code: string, diff: string, api: string, fresh: number, stats: DiffStats | undefined, cards: number): string {
   const id = (name: string): string => `lp-tab-${lesson.id}-${name}`;
-  const prev = lesson.prev ?? "";
+  const prev = lesson.prev;
   const label = (name: string, text: string, extra: string): string =>
     `<label class="lp-tab-label" for="${id(name)}">${text}${extra !== "" ? ` <small>${extra}</small>` : ""}</label>`;
   const input = (name: string, checked: boolean): string =>
     `<input class="lp-tab-in" type="radio" name="lp-tab-${lesson.id}" id="${id(name)}" data-tab="${name}"${checked ? " checked" : ""}>`;
+  const diffTools =
+    prev === undefined
+      ? ""
+      : `<div class="lp-diff-tools">` +
+        `<span class="lp-view-switch" role="group" aria-label="差异的排法" hidden>` +
+        `<button type="button" class="lp-btn" data-action="unified" aria-pressed="true">合并</button>` +
+        `<button type="button" class="lp-btn" data-action="split" aria-pressed="false">并排</button></span>` +
+        `<span class="lp-diff-legend">红色是 ${prev} 里删掉的行，绿色是 ${lesson.id} 加上的行；同一处改动先列删掉的，再列加上的，和 git 一样。</span>` +
+        `<a class="lp-compare-link" href="/compare.html?from=${prev}&amp;to=${lesson.id}">比较任意两课 →</a></div>`;
   return (
-    `<div class="lp-tabs">` +
-    `${input("code", true)}${label("code", "本节代码", lesson.prev === undefined ? "全部是新的" : `新 ${fresh} 行`)}` +
-    `${input("diff", false)}${label("diff", lesson.prev === undefined ? "差异" : `与 ${prev} 的差异`, stats === undefined ? "" : `+${stats.added} −${stats.removed}`)}` +
-    `${input("api", false)}${label("api", "API 新增", String(cards))}` +
+    `<div class="lp-tabs" data-lesson="${lesson.id}">` +
+    `${input("code", true)}${label("code", `${long("本节")}代码`, lesson.prev === undefined ? "全部是新的" : `${long("新 ")}${fresh}${long(" 行")}`)}` +
+    `${input("diff", false)}${label("diff", lesson.prev === undefined ? "差异" : `${long(`与 ${prev} 的`)}差异`, stats === undefined ? "" : `+${stats.added} −${stats.removed}`)}` +
+    `${input("api", false)}${label("api", "API", `${long("新增 ")}${cards}`)}` +
     `<div class="lp-panel lp-panel-code" data-panel="code">${code}</div>` +
-    `<div class="lp-panel lp-panel-diff" data-panel="diff">${diff}</div>` +
+    `<div class="lp-panel lp-panel-diff" data-panel="diff">${diffTools}${diff}</div>` +
     `<div class="lp-panel lp-panel-api" data-panel="api">${api}</div>` +
     `</div>`
   );
 }
 
-export function lessonPage(lesson: Lesson, prev: Lesson | undefined, hl: CodeHighlighter, replay: Replay): LessonPage {
+export function lessonPage(
+  lesson: Lesson,
+  prev: Lesson | undefined,
+  next: Lesson | undefined,
+  hl: CodeHighlighter,
+  replay: Replay,
+  codes: CodeIndex = {},
+): LessonPage {
   const highlighted = hl.lines(lesson.code);
   const decls = declarations(lesson.code);
   const fresh = newLines(prev?.code, lesson.code);
@@ -64,24 +88,27 @@ export function lessonPage(lesson: Lesson, prev: Lesson | undefined, hl: CodeHig
   const firstH2 = lines.findIndex((l) => l.startsWith("## "));
   const head = lines.slice(0, firstH2 < 0 ? lines.length : firstH2).join("\n").trimEnd();
   const body = firstH2 < 0 ? "" : lines.slice(firstH2).join("\n").trimEnd();
+  const own = replay.steps.filter((s) => s.lesson === lesson.id).length;
 
   const jump =
     `<nav class="lp-jump" aria-label="本页">` +
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
-    `<a href="#replay">回放<small>${replay.steps.length} 步</small></a>` +
-    `${prev !== undefined ? `<a href="/${prev.id}.html">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
-    `${lesson.next !== undefined ? `<a href="/${lesson.next}.html">下一课<small>${lesson.next}</small></a>` : ""}` +
+    `<a href="#replay">回放<small>${replay.steps.length} 步，本节 ${own} 步</small></a>` +
+    `${prev !== undefined ? `<a href="/${prev.id}.html" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
+    `${next !== undefined ? `<a href="/${next.id}.html" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
     `</nav>`;
 
   const codeIntro =
     prev === undefined
       ? `${lesson.id} 是地基：下面每一行都是这一课写的。每个导出的声明都带 \`@since ${lesson.id}\`，后面的课会一直沿用它们。`
       : `浅绿色的 ${freshCount} 行是这一课新加的：和 ${prev.id} 的 code.ts 逐行比对得出，和 \`npm run diff -- ${lesson.id}\` 用的是同一个行差异。` +
-        `前面几课已有的代码折叠起来了，点灰色的「第 …–… 行」展开；折叠条上列出里面的声明，小字是它的 \`@since\`——来自哪一课。`;
+        `前面几课已有的代码折叠起来了，点灰色的「第 …–… 行」展开；折叠条上列出里面的声明，小字是它的 \`@since\`——来自哪一课。` +
+        `「差异」可以合并看，也可以左右并排看；想隔几课比，用[比较任意两课](/compare.html?from=${prev.id}&to=${lesson.id})。`;
 
   const replayIntro =
     `把 \`npm run ${lesson.id}\` 的演示放慢，一步一步看：用户消息、provider 收到的输入和吐出的事件、钩子、工具的执行和结果、存进历史的消息、` +
-    `运行时事件、会话树的移动，以及终端上打出的每一行。每一步标着它靠的是哪一课的零件，「本节」是这一课新装的。` +
+    `运行时事件、会话树的移动，以及终端上打出的每一行。每一步标着它靠的是哪一课的零件；绿色的「本节」是这一课新装的（${replay.steps.length} 步里有 ${own} 步），` +
+    `「下一个本节步骤」直接跳过去，也可以自动播放。看到第几步写在网址里，可以发给别人。` +
     `回放由 \`npm run site:record\` 从课的代码里录出（site/replay/${lesson.id}.json），测试保证它和代码同步。`;
 
   const markdown = [
@@ -89,11 +116,12 @@ export function lessonPage(lesson: Lesson, prev: Lesson | undefined, hl: CodeHig
     `title: ${yaml(`${lesson.id} ${lesson.topic}`)}`,
     `description: ${yaml(lesson.motto)}`,
     "outline: [2, 3]",
+    "pageClass: lp-lesson-page",
+    ...(next === undefined ? ["next: false"] : []),
     "---",
     "",
     "<script setup>",
     `import replay from "../replay/${lesson.id}.json";`,
-    `import lp from "./${lesson.id}.data.json";`,
     "</script>",
     "",
     head,
@@ -106,19 +134,22 @@ export function lessonPage(lesson: Lesson, prev: Lesson | undefined, hl: CodeHig
     "",
     codeIntro,
     "",
+    '<div class="lp-wide">',
     "<CodeTools />",
-    "",
-    '<div class="lp-raw" v-html="lp.tabs"></div>',
+    raw(`${lesson.id}.tabs`),
+    "</div>",
     "",
     "## 回放 {#replay}",
     "",
     replayIntro,
     "",
+    '<div class="lp-wide">',
     '<Replay :data="replay" />',
+    "</div>",
     "",
   ].join("\n");
-  const data: PageData = { tabs: tabs(lesson, codeHtml, diffHtml, apiCardsHtml(cards), freshCount, stats, cards.length) };
-  return { lesson, markdown, data, fresh: freshCount, diff: stats, cards: cards.length, steps: replay.steps.length };
+  const fragments: Fragments = { [`${lesson.id}.tabs`]: tabs(lesson, codeHtml, diffHtml, apiCardsHtml(cards, codes), freshCount, stats, cards.length) };
+  return { lesson, markdown, fragments, fresh: freshCount, diff: stats, cards: cards.length, steps: replay.steps.length };
 }
 
 /** 根 README 按二级标题切段：[标题, 这一段的 markdown]。用 markdown-it 找标题，代码块里的 "## " 不算。 */
@@ -145,7 +176,8 @@ export function homePage(
   md: MarkdownRenderer,
   lessons: Lesson[],
   lastDecls: Declaration[],
-): { markdown: string; data: PageData } {
+  codes: CodeIndex = {},
+): { markdown: string; fragments: Fragments } {
   const lines = rootReadme.split("\n");
   const h1 = (lines.find((l) => l.startsWith("# ")) ?? "# learn-pi-agent").slice(2).trim();
   const [name, text] = h1.includes("：") ? [h1.slice(0, h1.indexOf("：")), h1.slice(h1.indexOf("：") + 1)] : [h1, ""];
@@ -161,7 +193,7 @@ export function homePage(
   // 根 README 的其余各节原样放在课程列表后面；链路那一节换成图，课程目录那张表换成卡片。
   const { preamble, sections } = readmeSections(rootReadme, md);
   const rest = sections.filter((sec) => !sec.title.startsWith(CHAIN_HEADING.slice(3)) && sec.title !== "课程目录").map((sec) => sec.body);
-  const data: PageData = { chain: chainHtml(chain, md, lessons, lastDecls), lessons: `<ol class="lp-lessons">${cards}</ol>` };
+  const fragments: Fragments = { "index.chain": chainHtml(chain, md, lessons, lastDecls, codes), "index.lessons": `<ol class="lp-lessons">${cards}</ol>` };
   const markdown = [
     "---",
     "layout: home",
@@ -182,17 +214,13 @@ export function homePage(
     "      link: '#lessons'",
     "---",
     "",
-    "<script setup>",
-    'import lp from "./index.data.json";',
-    "</script>",
-    "",
     preamble,
     "",
     "## 一轮对话的完整链路 {#chain}",
     "",
     chain.intro,
     "",
-    '<div class="lp-raw" v-html="lp.chain"></div>',
+    raw("index.chain"),
     "",
     chain.outro,
     "",
@@ -200,9 +228,9 @@ export function homePage(
     "",
     "每节课是 mini Pi 的一个版本：上一课的代码，再多一个零件。下面每张卡片写着这一课的主题和它的格言。",
     "",
-    '<div class="lp-raw" v-html="lp.lessons"></div>',
+    raw("index.lessons"),
     "",
     ...rest.flatMap((body) => [body, ""]),
   ].join("\n");
-  return { markdown, data };
+  return { markdown, fragments };
 }

@@ -1,0 +1,124 @@
+// 两份代码的逐行差异，做成 HTML：合并视图（和 git diff 一样一列）和并排视图（左旧右新）。
+// 课页的「差异」标签在构建时用它生成合并视图；并排视图和「比较任意两课」的页面在浏览器里用它现算，
+// 所以这里只引用纯函数（行差异、转义），不碰 node: 模块。
+// 行号不写成文字，写在 data-o（旧文件的行号）/ data-n（新文件的行号）里，由 CSS 显示：页面小一半，复制代码时也不会带上行号。
+import { type DiffLine, diffLines } from "../../scripts/linediff.ts";
+import { escapeHtml } from "./html.ts";
+
+/** 每处改动前后留几行没变的。 */
+export const DIFF_CONTEXT = 3;
+
+export type DiffRow =
+  | { kind: "same" | "add" | "del"; old: number | undefined; new: number | undefined; html: string }
+  | { kind: "gap"; count: number };
+
+export type DiffStats = { added: number; removed: number };
+
+/**
+ * git 和 GitHub 的习惯：同一处改动（两段没变的行之间）先列删掉的行，再列加上的行。
+ * 最长公共子序列回溯时删和加可能交错，这里只在每处改动内部重排，哪些行算删、算加不变。
+ */
+export function gitOrder(lines: DiffLine[]): DiffLine[] {
+  const out: DiffLine[] = [];
+  let dels: DiffLine[] = [];
+  let adds: DiffLine[] = [];
+  const flush = (): void => {
+    out.push(...dels, ...adds);
+    dels = [];
+    adds = [];
+  };
+  for (const d of lines) {
+    if (d.kind === "same") {
+      flush();
+      out.push(d);
+    } else if (d.kind === "del") dels.push(d);
+    else adds.push(d);
+  }
+  flush();
+  return out;
+}
+
+/** 差异的行：改动和它前后 context 行，其余没变的行并成一个「⋯ 没变的 N 行」。 */
+export function diffRows(oldCode: string, newCode: string, oldHtml: string[], newHtml: string[], context = DIFF_CONTEXT): { rows: DiffRow[]; stats: DiffStats } {
+  const lines = gitOrder(diffLines(oldCode, newCode));
+  const changed = lines.map((d) => d.kind !== "same");
+  const near = new Array<boolean>(lines.length).fill(false);
+  changed.forEach((c, i) => {
+    if (!c) return;
+    for (let k = Math.max(0, i - context); k <= Math.min(lines.length - 1, i + context); k++) near[k] = true;
+  });
+  const rows: DiffRow[] = [];
+  let oldNo = 0;
+  let newNo = 0;
+  let skipped = 0;
+  lines.forEach((d, i) => {
+    if (d.kind !== "add") oldNo++;
+    if (d.kind !== "del") newNo++;
+    if (!near[i]) {
+      skipped++;
+      return;
+    }
+    if (skipped > 0) rows.push({ kind: "gap", count: skipped });
+    skipped = 0;
+    rows.push({
+      kind: d.kind,
+      old: d.kind === "add" ? undefined : oldNo,
+      new: d.kind === "del" ? undefined : newNo,
+      html: d.kind === "del" ? (oldHtml[oldNo - 1] ?? escapeHtml(d.text)) : (newHtml[newNo - 1] ?? escapeHtml(d.text)),
+    });
+  });
+  if (skipped > 0) rows.push({ kind: "gap", count: skipped });
+  return { rows, stats: { added: lines.filter((d) => d.kind === "add").length, removed: lines.filter((d) => d.kind === "del").length } };
+}
+
+const CLASS = { same: "s", add: "a", del: "d" } as const;
+const gapHtml = (count: number): string => `<div class=lp-gap>⋯ 没变的 ${count} 行</div>`;
+const attr = (name: string, n: number | undefined): string => (n === undefined ? "" : ` ${name}=${n}`);
+
+/** 合并视图：一列，删掉的行红、加上的行绿。 */
+export function unifiedHtml(rows: DiffRow[]): string {
+  const body = rows
+    .map((r) => (r.kind === "gap" ? gapHtml(r.count) : `<div class=${CLASS[r.kind]}${attr("data-o", r.old)}${attr("data-n", r.new)}>${r.html}</div>`))
+    .join("");
+  return `<div class="lp-code lp-diff" data-view="unified"><div class="lp-code-inner">${body}</div></div>`;
+}
+
+/**
+ * 并排视图：左边旧文件、右边新文件，两栏各自横向滚动，行对齐（每行一样高，缺的一边放一个空行）。
+ * 一处改动里删掉的第 k 行和加上的第 k 行并排放。
+ */
+export function splitHtml(rows: DiffRow[]): string {
+  const left: string[] = [];
+  const right: string[] = [];
+  const empty = "<div class=e></div>";
+  let dels: DiffRow[] = [];
+  let adds: DiffRow[] = [];
+  const flush = (): void => {
+    for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
+      const d = dels[k];
+      const a = adds[k];
+      left.push(d !== undefined && d.kind !== "gap" ? `<div class=d${attr("data-o", d.old)}>${d.html}</div>` : empty);
+      right.push(a !== undefined && a.kind !== "gap" ? `<div class=a${attr("data-n", a.new)}>${a.html}</div>` : empty);
+    }
+    dels = [];
+    adds = [];
+  };
+  for (const r of rows) {
+    if (r.kind === "del") dels.push(r);
+    else if (r.kind === "add") adds.push(r);
+    else {
+      flush();
+      if (r.kind === "gap") {
+        left.push(gapHtml(r.count));
+        right.push(gapHtml(r.count));
+      } else {
+        left.push(`<div class=s${attr("data-o", r.old)}>${r.html}</div>`);
+        right.push(`<div class=s${attr("data-n", r.new)}>${r.html}</div>`);
+      }
+    }
+  }
+  flush();
+  const side = (name: string, label: string, body: string[]): string =>
+    `<div class="lp-code lp-diff lp-side lp-side-${name}" aria-label="${label}"><div class="lp-code-inner">${body.join("")}</div></div>`;
+  return `<div class="lp-split" data-view="split">${side("old", "旧", left)}${side("new", "新", right)}</div>`;
+}
