@@ -12,6 +12,8 @@ export class CodeHighlighter {
   private readonly classes = new Map<string, string>();
   private readonly rules: string[] = [];
   private readonly plain: { light: string; dark: string };
+  /** 同一份代码（一课的 code.ts 既是这一课的代码，也是下一课差异的旧的一边）只高亮一次。 */
+  private readonly done = new Map<string, string[]>();
 
   private constructor(private readonly shiki: Highlighter) {
     this.plain = { light: shiki.getTheme(THEMES.light).fg.toLowerCase(), dark: shiki.getTheme(THEMES.dark).fg.toLowerCase() };
@@ -23,6 +25,15 @@ export class CodeHighlighter {
 
   /** 一份 TypeScript 源码，每行一段 HTML（不含换行）。 */
   lines(code: string): string[] {
+    let out = this.done.get(code);
+    if (out === undefined) {
+      out = this.tokenize(code);
+      this.done.set(code, out);
+    }
+    return out;
+  }
+
+  private tokenize(code: string): string[] {
     const { tokens } = this.shiki.codeToTokens(code, { lang: "ts", themes: THEMES, defaultColor: false });
     return tokens.map((line) => {
       let html = "";
