@@ -322,12 +322,14 @@ describe("课程网站（真浏览器）", () => {
       const g = await page.evaluate(() => ({
         bar: document.querySelector(".lp-replay-bar")?.getBoundingClientRect().toJSON() as DOMRect,
         card: document.querySelector(".lp-replay-step")?.getBoundingClientRect().toJSON() as DOMRect,
+        panes: document.querySelector(".lp-replay-panes")?.getBoundingClientRect().toJSON() as DOMRect,
         height: document.querySelector(".lp-replay-live")?.getBoundingClientRect().height ?? 0,
       }));
       expect(g.bar.top, `step ${i + 2}: controls above the screen`).toBeGreaterThanOrEqual(0);
       expect(g.bar.bottom, `step ${i + 2}: controls below the screen`).toBeLessThanOrEqual(viewport.height);
       expect(g.card.top, `step ${i + 2}: step hidden under the controls`).toBeGreaterThanOrEqual(g.bar.bottom - 1);
       expect(g.card.top, `step ${i + 2}: step below the fold`).toBeLessThan(viewport.height - 120);
+      expect(g.panes.top, `step ${i + 2}: history/terminal below the fold`).toBeLessThan(viewport.height - 60);
       tallest = Math.max(tallest, g.height);
       if (i === 3) await page.screenshot({ path: join(SHOTS, "s04-390-replay.png") });
     }
