@@ -3,7 +3,8 @@
 //      fidelity/DIFFERENCES.md）；
 //   2. 生成 VitePress 的源页面到 site/.gen：首页、每课一页、每份参考资料一页、比较两课的页面；页面里的大块 HTML（代码、差异、
 //      API 卡片、链路图）写成片段 site/.gen/raw/*.html，同一份也放进 public/lp/ 给站内跳转时取；比较页要的每课高亮行放进
-//      public/lp/lines/；编号 → 链接的表 codes.json；高亮颜色表 tokens.css；
+//      public/lp/lines/；课文里的 Mermaid 图画成 public/lp/diagrams/*.svg；编号 → 链接的表 codes.json；
+//      高亮颜色编号 highlight.json 和颜色表 tokens.css；
 //   3. VitePress 构建成静态站点 site/dist（git 不收）。npm run site:serve 在本机起一个静态服务器看它。
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { declarations } from "./lib/codeview.ts";
 import { ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
 import { CodeHighlighter } from "./lib/highlight.ts";
 import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
+import { renderDiagram } from "./lib/diagrams.ts";
 import { codeIndex, presentRefPages, refPageMarkdown } from "./lib/refs.ts";
 import type { Replay } from "./lib/replay-types.ts";
 
@@ -31,7 +33,7 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
   const hl = await CodeHighlighter.create();
   const md = await createMarkdownRenderer(GEN);
   rmSync(GEN, { recursive: true, force: true });
-  for (const dir of ["raw", "public/lp/lines"]) mkdirSync(join(GEN, dir), { recursive: true });
+  for (const dir of ["raw", "public/lp/lines", "public/lp/diagrams"]) mkdirSync(join(GEN, dir), { recursive: true });
 
   const refs = presentRefPages();
   const codes = codeIndex(md);
@@ -62,6 +64,24 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
   writeFileSync(join(GEN, "index.md"), home.markdown);
   writeFragments(home.fragments);
   for (const page of refs) writeFileSync(join(GEN, `${page.id}.md`), refPageMarkdown(page, readFileSync(join(ROOT, page.source), "utf8")));
+  // 课文、根 README、参考资料里的代码块先在这里高亮一遍：VitePress 构建时照同一张颜色编号表上色（site/.vitepress/config.ts）
+  // Mermaid 图画成 SVG（site/lib/diagrams.ts），markdown 插件照 diagrams.json 把代码块换成图
+  const sources = [readRootReadme(), ...lessons.map((l) => l.readme), ...refs.map((r) => readFileSync(join(ROOT, r.source), "utf8"))];
+  const diagrams: Record<string, { width: number; height: number }> = {};
+  for (const text of sources) {
+    for (const t of md.parse(text, {})) {
+      if (t.type !== "fence") continue;
+      const lang = t.info.trim().split(/\s+/)[0] ?? "";
+      if (lang === "mermaid") {
+        const d = await renderDiagram(t.content);
+        writeFileSync(join(GEN, "public", "lp", "diagrams", `${d.id}.svg`), d.light);
+        writeFileSync(join(GEN, "public", "lp", "diagrams", `${d.id}-dark.svg`), d.dark);
+        diagrams[d.id] = { width: d.width, height: d.height };
+      } else hl.block(t.content, lang);
+    }
+  }
+  writeFileSync(join(GEN, "highlight.json"), `${JSON.stringify(hl.classMap(), null, 1)}\n`);
+  writeFileSync(join(GEN, "diagrams.json"), `${JSON.stringify(diagrams, null, 1)}\n`);
   writeFileSync(join(GEN, "compare.md"), comparePage());
   writeFileSync(join(GEN, "lessons.json"), JSON.stringify(lessons.map((l) => ({ id: l.id, topic: l.topic }))));
   writeFileSync(join(GEN, "tokens.css"), hl.css());

@@ -10,6 +10,7 @@ import { LAYOUT, readChain } from "../site/lib/chain.ts";
 import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
 import { splitCodes } from "../site/lib/codes.ts";
 import { loadCourse, readRootReadme } from "../site/lib/course.ts";
+import { diagramId, renderDiagram } from "../site/lib/diagrams.ts";
 import { diffRows, gitOrder, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
 import { CodeHighlighter } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
@@ -160,10 +161,20 @@ describe("网站生成器：高亮和代码视图", () => {
     expect(line).not.toContain("<span");
     const tags = [...new Set(line.match(/<(k-\d+)>/g) ?? [])].map((t) => t.slice(1, -1));
     expect(tags.length).toBeGreaterThanOrEqual(3);
-    for (const tag of tags) expect(hl.css()).toContain(`.lp-code ${tag}{`);
+    for (const tag of tags) expect(hl.css()).toContain(`\n${tag}{`);
     // 去掉标签就是原文
     expect(line.replace(/<\/?k-\d+>/g, "").replace(/&quot;/g, '"')).toBe('export const x = "a";  // note');
-    expect(hl.css()).toMatch(/^\.lp-code\{color:#[0-9a-f]{6}\}/);
+    expect(hl.css()).toMatch(/^\.lp-code,\.lp-hl code\{color:#[0-9a-f]{6}\}/);
+  });
+
+  it("课文代码块和代码视图共用颜色编号：构建时照生成时记下的表上色，没见过的颜色直接报错", async () => {
+    const first = await CodeHighlighter.create();
+    first.block("const a = 1;", "ts");
+    const seeded = await CodeHighlighter.create(first.classMap(), true);
+    expect(seeded.block("const a = 1;", "ts")).toBe(first.block("const a = 1;", "ts"));
+    expect(seeded.block("const a = 1;", "ts")).toMatch(/^<pre class="lp-hl" v-pre tabindex="0"><code>.*<\/code><\/pre>$/);
+    expect(seeded.block("echo {{ x }} <b>", "text")).toBe('<pre class="lp-hl" v-pre tabindex="0"><code>echo {{ x }} &lt;b&gt;</code></pre>');
+    expect(() => seeded.block('/** doc */ export class X { "s" = 1; }', "ts")).toThrow(/did not see/);
   });
 
   it("代码视图：每段开头把行号计数器拨到上一行，折叠的段和显示的段都是", async () => {
@@ -307,7 +318,7 @@ describe("网站生成器：参考资料和链接", () => {
     expect(lesson).toContain('<a href="/differences.html#f13" class="lp-code-ref">F13</a>');
     expect(lesson).toContain('<a href="/glossary.html#d4" class="lp-code-ref">D4</a>');
     expect(lesson).toContain('<a href="/evolution.html#r4" class="lp-code-ref">R4</a> ②');
-    expect(lesson).toContain('<a href="/glossary.html#r1">R1</a>');
+    expect(lesson).toContain('<a href="/glossary.html#r1" class="lp-code-ref">R1</a>');
     expect(lesson).toContain(`<a href="${piUrl("packages/agent/src/agent-loop.ts")}" class="lp-pi-path"`);
     expect(piUrl("packages/agent/src/agent-loop.ts")).toBe("https://github.com/earendil-works/pi/blob/v1.6.0/packages/agent/src/agent-loop.ts");
     expect(lesson).toContain(`href="https://github.com/earendil-works/pi/tree/v1.6.0/packages/coding-agent/docs"`);
@@ -334,6 +345,30 @@ describe("网站生成器：参考资料和链接", () => {
     expect(g).toContain('<a id="r1"></a><strong>R1</strong>');
     expect(g).toContain('<a href="/evolution.html#r4" class="lp-code-ref">R4</a>');
     expect(g).toContain('href="/evolution.html#9-决策"');
+    disposeMdItInstance();
+  });
+
+  it("Mermaid 图画成 SVG：浅色、深色两份，不去外网取字体；markdown 插件把代码块换成图，没画的照旧是代码块", async () => {
+    const source = 'flowchart TD\n  a["用户输入"] --> b["runOneTurn"]:::new\n  classDef new fill:#d1fadf,stroke:#12b76a';
+    const d = await renderDiagram(source);
+    expect(d.id).toBe(diagramId(source));
+    for (const svg of [d.light, d.dark]) {
+      expect(svg).toMatch(/^<svg /);
+      expect(svg).not.toContain("@import");
+      expect(svg).toContain("runOneTurn");
+    }
+    // 深色版：浅绿底上的字是深色
+    expect(d.dark).toMatch(/fill="#1b1b1f"[^>]*>runOneTurn/);
+    expect(d.width).toBeGreaterThan(0);
+    disposeMdItInstance();
+    const md = await createMarkdownRenderer(root, {
+      config: (m) => readerLinks(m, { site, codes: () => ({}), diagrams: () => ({ [d.id]: { width: d.width, height: d.height } }) }),
+    });
+    const html = md.render(["```mermaid", source, "```", "", "```mermaid", "flowchart TD\n  x --> y", "```"].join("\n"), { relativePath: "s04.md" });
+    expect(html).toContain(`<img class="lp-diagram-light" src="/lp/diagrams/${d.id}.svg" width="${d.width}"`);
+    expect(html).toContain(`src="/lp/diagrams/${d.id}-dark.svg"`);
+    expect(html).toContain("x --&gt; y");
+    expect(html.match(/<figure/g)?.length).toBe(1);
     disposeMdItInstance();
   });
 

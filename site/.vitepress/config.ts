@@ -5,16 +5,30 @@ import { join } from "node:path";
 import { defineConfig } from "vitepress";
 import type { CodeIndex } from "../lib/codes.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
-import { readerLinks, shortShikiVars } from "../lib/links.ts";
+import { CodeHighlighter } from "../lib/highlight.ts";
+import { readerLinks } from "../lib/links.ts";
 import { githubSlug, presentRefPages } from "../lib/refs.ts";
 
 const lessons = loadCourse();
 const refs = presentRefPages();
-const codesFile = join(SITE, ".gen", "codes.json");
+const GEN = join(SITE, ".gen");
 let codes: CodeIndex | undefined;
 const readCodes = (): CodeIndex => {
-  codes ??= existsSync(codesFile) ? (JSON.parse(readFileSync(codesFile, "utf8")) as CodeIndex) : {};
+  const file = join(GEN, "codes.json");
+  codes ??= existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as CodeIndex) : {};
   return codes;
+};
+let diagrams: Record<string, { width: number; height: number }> | undefined;
+const readDiagrams = (): Record<string, { width: number; height: number }> => {
+  const file = join(GEN, "diagrams.json");
+  diagrams ??= existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, { width: number; height: number }>) : {};
+  return diagrams;
+};
+// 课文里的代码块用和代码视图同一个高亮器、同一张颜色编号表（site/build.ts 生成时写下的），页面小、颜色一致
+let highlighter: Promise<CodeHighlighter> | undefined;
+const highlight = async (code: string, lang: string): Promise<string> => {
+  highlighter ??= CodeHighlighter.create(JSON.parse(readFileSync(join(GEN, "highlight.json"), "utf8")) as Record<string, string>, true);
+  return (await highlighter).block(code, lang);
 };
 
 const refLinks = [...refs.map((r) => ({ text: r.title, link: `/${r.id}` })), { text: "比较两课", link: "/compare" }];
@@ -38,8 +52,8 @@ export default defineConfig({
     lineNumbers: false,
     // 和 GitHub 一样的标题锚点：为 GitHub 写的链接（EVOLUTION.md#9-决策…）在站里也对得上
     anchor: { slugify: githubSlug },
-    config: (md) => readerLinks(md, { site: { lessons, refs }, codes: readCodes }),
-    codeTransformers: [shortShikiVars],
+    config: (md) => readerLinks(md, { site: { lessons, refs }, codes: readCodes, diagrams: readDiagrams }),
+    highlight,
   },
   themeConfig: {
     nav: [

@@ -129,7 +129,8 @@ describe("课程网站（真浏览器）", () => {
     const page = await open("/");
     const fragments: string[] = [];
     page.on("request", (r) => {
-      if (new URL(r.url()).pathname.startsWith("/lp/")) fragments.push(new URL(r.url()).pathname);
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith("/lp/") && path.endsWith(".html")) fragments.push(path);
     });
     await page.locator('a.lp-lesson[href="/s04.html"]').click();
     await page.waitForURL(/\/s04\.html$/);
@@ -489,6 +490,12 @@ describe("课程网站（真浏览器）", () => {
     const broken: string[] = [];
     for (const l of internal) {
       const url = new URL(l.href);
+      if (!url.pathname.endsWith(".html") && !url.pathname.endsWith("/")) {
+        // 不是页面的链接（流程图的 SVG）：文件要在
+        const res = await fetch(url, { method: "HEAD" });
+        if (res.status !== 200) broken.push(`${l.from} → ${url.pathname} (${res.status})`);
+        continue;
+      }
       const path = url.pathname === "/index.html" ? "/" : url.pathname;
       const target = ids.get(path);
       if (target === undefined) {
@@ -517,6 +524,30 @@ describe("课程网站（真浏览器）", () => {
     await page.screenshot({ path: join(SHOTS, "differences-f3.png") });
     await page.context().close();
   }, 180_000);
+
+  it("课文里的 Mermaid 流程图画成了图：浅色模式看浅色那份，深色模式看深色那份，不再是一段源码", async () => {
+    const withDiagram = lessons.filter((l) => l.readme.includes("```mermaid"));
+    for (const lesson of withDiagram) {
+      const page = await open(`/${lesson.id}.html`, { width: DESKTOP });
+      expect(await page.locator("div.language-mermaid").count(), lesson.id).toBe(0);
+      const figure = page.locator(".lp-diagram").first();
+      await figure.scrollIntoViewIfNeeded();
+      const light = figure.locator("img.lp-diagram-light");
+      await expect.poll(() => light.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 5000 }).toBe(true);
+      expect(await figure.locator("img.lp-diagram-dark").isVisible()).toBe(false);
+      expect(problemsOf(page), lesson.id).toEqual([]);
+      await page.context().close();
+    }
+    const dark = await browser.newContext({ viewport: { width: DESKTOP, height: 900 }, colorScheme: "dark" });
+    const page = await dark.newPage();
+    await page.goto(`${server.url}/s04.html`);
+    const figure = page.locator(".lp-diagram").first();
+    await figure.scrollIntoViewIfNeeded();
+    expect(await figure.locator("img.lp-diagram-dark").isVisible()).toBe(true);
+    expect(await figure.locator("img.lp-diagram-light").isVisible()).toBe(false);
+    await page.screenshot({ path: join(SHOTS, "s04-1440-diagram-dark.png") });
+    await dark.close();
+  }, 120_000);
 
   it("差异：同一处改动先列删掉的行再列加上的；并排视图左旧右新；比较任意两课", async () => {
     // 每课的差异标签
@@ -603,7 +634,7 @@ describe("课程网站（真浏览器）", () => {
     console.log(`s12 page: ${bytes} bytes uncompressed, ${transferred} bytes transferred, ${responses.length} responses`);
     // 不预取别的课，也不另取 s12 自己的代码片段（它已经在 HTML 里）
     expect(paths.filter((p) => /\/assets\/(?!s12\.)[^/]*\.md\./.test(p)), "prefetched other pages").toEqual([]);
-    expect(paths.filter((p) => p.startsWith("/lp/")), "fetched a fragment already in the HTML").toEqual([]);
+    expect(paths.filter((p) => p.startsWith("/lp/") && p.endsWith(".html")), "fetched a fragment already in the HTML").toEqual([]);
     expect(bytes, rows.join("\n")).toBeLessThan(PAGE_BUDGET);
     // 代码和差异只在 HTML 里：这一课的脚本很小，里面也没有高亮过的代码行
     const chunk = responses.find((r) => /\/assets\/s12\.md\.[\w-]+\.lean\.js$/.test(r.url()));

@@ -6,6 +6,9 @@
 /** 一个编号：R-写①…⑤，或字母 R/U/D/F 加数字，或 § 加节号；前后不能紧挨着字母数字（"ADR1"、"D4x" 不算）。 */
 export const CODE_RE = /(?<![A-Za-z0-9_§.-])(R-写[①②③④⑤]|[RUDF]\d{1,2}|§\d+(?:\.\d+)?)(?![A-Za-z0-9_])/g;
 
+/** 一段文字恰好是一个规则、决策或差异编号（不含 § 节号）。 */
+export const isCode = (text: string): boolean => /^(R-写[①②③④⑤]|[RUDF]\d{1,2})$/.test(text);
+
 /** 术语表约定的锚点：编号小写（r1、d12、f3、r-写①）。 */
 export const codeAnchor = (code: string): string => code.toLowerCase();
 

@@ -3,11 +3,12 @@
 //      站里没有的文件（tests/…）去掉链接只留文字；
 //   2. 文字里引用的编号（R1、D4、F3、§7……）链到它的解释（site/lib/codes.ts）；
 //   3. Pi 的路径（`packages/agent/src/agent-loop.ts`）链到 Pi 仓库里钉住的那个版本；
-//   4. 参考页：表格第一格恰好是编号的行带上锚点（#d4）；原文里的 HTML 只放行锚点 <a id="…"></a> 和 <br>，其余按文字显示
+//   4. Mermaid 图的代码块换成画好的图（site/lib/diagrams.ts）；
+//   5. 参考页：表格第一格恰好是编号的行带上锚点（#d4）；原文里的 HTML 只放行锚点 <a id="…"></a> 和 <br>，其余按文字显示
 //      （EVOLUTION.md 这种文件里的 AsyncGenerator<ProviderEvent> 不能被当成标签交给 Vue）。
-import type { ShikiTransformer } from "shiki";
 import type { MarkdownRenderer } from "vitepress";
-import { type CodeIndex, splitCodes } from "./codes.ts";
+import { type CodeIndex, codeAnchor, isCode, splitCodes } from "./codes.ts";
+import { diagramHtml, diagramId } from "./diagrams.ts";
 import { type Site, isPiPath, pageSources, piUrl, readerUrl, resolveRepoLink, rowAnchor } from "./refs.ts";
 
 type CoreRule = Parameters<MarkdownRenderer["core"]["ruler"]["push"]>[1];
@@ -18,6 +19,8 @@ export type LinkOptions = {
   site: Site;
   /** 编号 → 链接；每次渲染时现取（site/.gen/codes.json 由 site/build.ts 先写好）。 */
   codes: () => CodeIndex;
+  /** 画好了的 Mermaid 图（site/.gen/diagrams.json）：图的 id → 尺寸。没画的图照旧显示成代码块。 */
+  diagrams?: () => Record<string, { width: number; height: number }>;
 };
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -47,7 +50,16 @@ export function readerLinks(md: MarkdownRenderer, options: LinkOptions): void {
     let cell = -1;
     let rowOpen: Token | undefined;
 
+    const diagrams = options.diagrams?.() ?? {};
     state.tokens.forEach((block) => {
+      if (block.type === "fence" && block.info.trim().split(/\s+/)[0] === "mermaid") {
+        const d = diagrams[diagramId(block.content)];
+        if (d !== undefined) {
+          block.type = "html_block";
+          block.content = diagramHtml({ id: diagramId(block.content), ...d }, block.content);
+        }
+        return;
+      }
       if (block.type === "heading_open") inHeading = true;
       if (block.type === "heading_close") inHeading = false;
       if (block.type === "tr_open") {
@@ -79,6 +91,9 @@ export function readerLinks(md: MarkdownRenderer, options: LinkOptions): void {
         if (token.type === "link_open") {
           stack.push(token);
           rewriteLink(token, source, options.site);
+          // 课文自己写的编号链接（[R1](../GLOSSARY.md#r1)）和自动链上的编号长得一样
+          const text = children[i + 1]?.type === "text" && children[i + 2]?.type === "link_close" ? children[i + 1].content : "";
+          if (isCode(text) && (token.attrGet("href") ?? "").endsWith(`#${codeAnchor(text)}`)) token.attrJoin("class", "lp-code-ref");
           out.push(token);
           return;
         }
@@ -170,47 +185,3 @@ function sanitizeBlock(html: string): string {
   const escaped = html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return `<p class="lp-raw-text">${escaped.trim().replace(/\n/g, "<br>")}</p>\n`;
 }
-
-type Hast = Parameters<NonNullable<ShikiTransformer["line"]>>[0];
-type HastChild = Hast["children"][number];
-
-/**
- * 课文里的代码块由 VitePress 自己的 shiki 高亮，每个词一个 span，带一段内联样式 --shiki-light:#…;--shiki-dark:#…。
- * 页面要小（s12 的课文里就有四十多 KB 代码块）：变量名缩成 --sl / --sd（字重、下划线、斜体是 --slw、--slt、--sli……），
- * 正文色的词不包 span（颜色由 style.css 给 .shiki code），相邻同色的词并成一个 span。对应的 CSS 在 style.css。
- */
-export const shortShikiVars: ShikiTransformer = {
-  name: "lp:short-shiki-vars",
-  line(line) {
-    const suffix: Record<string, string> = { "": "", "-font-weight": "w", "-text-decoration": "t", "-font-style": "i" };
-    const out: HastChild[] = [];
-    for (const child of line.children) {
-      if (child.type !== "element" || typeof child.properties.style !== "string") {
-        out.push(child);
-        continue;
-      }
-      const style = child.properties.style.replace(
-        /--shiki-(light|dark)(-font-weight|-text-decoration|-font-style)?(?=:)/g,
-        (_, mode: string, rest: string | undefined) => `--s${mode[0]}${suffix[rest ?? ""]}`,
-      );
-      const text = child.children.length === 1 && child.children[0].type === "text" ? child.children[0].value : undefined;
-      const prev = out.at(-1);
-      if (text !== undefined && (PLAIN.test(style) || (text.trim() === "" && !style.includes("t:")))) {
-        // 正文色，或者只有空白（空白没有颜色可言）：只留文字
-        if (prev?.type === "text") prev.value += text;
-        else out.push({ type: "text", value: text });
-        continue;
-      }
-      if (text !== undefined && prev?.type === "element" && prev.properties.style === style && prev.children.length === 1 && prev.children[0].type === "text") {
-        prev.children[0].value += text;
-        continue;
-      }
-      child.properties.style = style;
-      out.push(child);
-    }
-    line.children = out;
-  },
-};
-
-/** github-light / github-dark 的正文色。 */
-const PLAIN = /^--sl:#24292e;--sd:#e1e4e8;?$/i;

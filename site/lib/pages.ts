@@ -11,6 +11,7 @@ import type { CodeIndex } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
+import { githubSlug } from "./refs.ts";
 import type { Replay } from "./replay-types.ts";
 
 /** 页面的 HTML 片段：名字（"s04.tabs"）→ HTML。 */
@@ -192,7 +193,12 @@ export function homePage(
     .join("");
   // 根 README 的其余各节原样放在课程列表后面；链路那一节换成图，课程目录那张表换成卡片。
   const { preamble, sections } = readmeSections(rootReadme, md);
-  const rest = sections.filter((sec) => !sec.title.startsWith(CHAIN_HEADING.slice(3)) && sec.title !== "课程目录").map((sec) => sec.body);
+  const isChain = (title: string): boolean => title.startsWith(CHAIN_HEADING.slice(3));
+  const rest = sections.filter((sec) => !isChain(sec.title) && sec.title !== "课程目录").map((sec) => sec.body);
+  // 换掉的两节在 GitHub 上的锚点（别的文件会链 README.md#一轮对话的完整链路s12）留在站里，指向换上的那一节
+  const alias = (title: string | undefined): string => (title === undefined ? "" : `<a id="${escapeHtml(githubSlug(title))}"></a>`);
+  const chainAlias = alias(sections.find((sec) => isChain(sec.title))?.title);
+  const lessonsAlias = alias(sections.find((sec) => sec.title === "课程目录")?.title);
   const fragments: Fragments = { "index.chain": chainHtml(chain, md, lessons, lastDecls, codes), "index.lessons": `<ol class="lp-lessons">${cards}</ol>` };
   const markdown = [
     "---",
@@ -216,6 +222,8 @@ export function homePage(
     "",
     preamble,
     "",
+    chainAlias,
+    "",
     "## 一轮对话的完整链路 {#chain}",
     "",
     chain.intro,
@@ -223,6 +231,8 @@ export function homePage(
     raw("index.chain"),
     "",
     chain.outro,
+    "",
+    lessonsAlias,
     "",
     `## ${lessons.length === 12 ? "十二节课" : `${lessons.length} 节课`} {#lessons}`,
     "",

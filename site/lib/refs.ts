@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { MarkdownRenderer } from "vitepress";
 import { hasPiPath, loadPiIndex } from "../../tests/pi-index.ts";
-import { type CodeIndex, codeAnchor, codeOfAnchor } from "./codes.ts";
+import { type CodeIndex, codeAnchor, codeOfAnchor, isCode } from "./codes.ts";
 import { ROOT } from "./course.ts";
 
 // ── Pi 的仓库 ─────────────────────────────────────────
@@ -85,7 +85,7 @@ export function githubSlug(text: string): string {
 /** 表格第一格恰好是一个编号时，这一行的锚点（r1、d4、f3、r-写①）。 */
 export function rowAnchor(cell: string): string | undefined {
   const t = cell.trim();
-  return /^(R-写[①②③④⑤]|[RUDF]\d{1,2})$/.test(t) ? codeAnchor(t) : undefined;
+  return isCode(t) ? codeAnchor(t) : undefined;
 }
 
 type Token = ReturnType<MarkdownRenderer["parse"]>[number];
