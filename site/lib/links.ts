@@ -72,8 +72,6 @@ export function readerLinks(md: MarkdownRenderer, options: LinkOptions): void {
       }
       if (block.type === "td_open" || block.type === "th_open") cell++;
       if (refPage !== undefined && block.type === "html_block") block.content = sanitizeBlock(block.content);
-      // 参考页的表格也用满宽度（和课页的代码一样伸进「本页内容」那一栏）
-      if (refPage !== undefined && block.type === "table_open") block.attrJoin("class", "lp-wide lp-ref-table");
       if (block.type !== "inline" || block.children === null) return;
 
       // 参考页：第一格是编号的行，行上加锚点
@@ -127,7 +125,27 @@ export function readerLinks(md: MarkdownRenderer, options: LinkOptions): void {
       });
       block.children = out;
     });
+
+    // 参考页的表格用满宽度（和课页的代码一样伸进「本页内容」那一栏）：外面套一层会横向滚动的 div，表格自己撑满它
+    if (refPage !== undefined) {
+      const wrapped: Token[] = [];
+      for (const t of state.tokens) {
+        if (t.type === "table_open") {
+          t.attrJoin("class", "lp-ref-table");
+          wrapped.push(htmlBlock(state, '<div class="lp-wide lp-table-wrap">\n'));
+        }
+        wrapped.push(t);
+        if (t.type === "table_close") wrapped.push(htmlBlock(state, "</div>\n"));
+      }
+      state.tokens = wrapped;
+    }
   });
+}
+
+function htmlBlock(state: State, content: string): Token {
+  const t = new state.Token("html_block", "", 0);
+  t.content = content;
+  return t;
 }
 
 /** 文字里的编号和 Pi 路径换成链接。紧跟在自己锚点后面的编号（术语表的条目名）不链到自己。 */

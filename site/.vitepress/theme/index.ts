@@ -27,7 +27,12 @@ function useWideSections(): void {
     const aside = doc.querySelector<HTMLElement>(".aside");
     const asideShown = aside !== null && getComputedStyle(aside).display !== "none";
     const edge = asideShown ? aside.getBoundingClientRect().right : content.getBoundingClientRect().right - parseFloat(getComputedStyle(content).paddingRight);
-    doc.style.setProperty("--lp-bleed", `${Math.max(0, Math.floor(edge - container.getBoundingClientRect().right))}px`);
+    const bleed = `${Math.max(0, Math.floor(edge - container.getBoundingClientRect().right))}px`;
+    if (doc.style.getPropertyValue("--lp-bleed") === bleed) return;
+    doc.style.setProperty("--lp-bleed", bleed);
+    // 宽块变宽以后，表格变矮、页面变短：网址里要跳到的那一处（#f3、#d4）被挤走了，再跳一次
+    const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (target !== null && !/^#L\d+$/.test(location.hash)) target.scrollIntoView();
   };
 
   const observe = (): void => {
