@@ -241,6 +241,8 @@ describe("网站生成器：参考资料和链接", () => {
     disposeMdItInstance();
   });
   const site: Site = { lessons: lessons.map((l) => ({ id: l.id, dir: l.dir })), refs: presentRefPages(root) };
+  // 测试里不用 VitePress 自己的 shiki（它在后台异步加载语言，渲染完就扔掉渲染器会报错）
+  const plainBlock = (code: string): string => `<pre v-pre><code>${code.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</code></pre>`;
 
   it("锚点和 GitHub 的一样（为 GitHub 写的链接在站里也对得上）；代码行号的 L12 不变", () => {
     expect(githubSlug("9. 决策（宪法有歧义或自相矛盾处，本仓库的读法）")).toBe("9-决策宪法有歧义或自相矛盾处本仓库的读法");
@@ -299,7 +301,7 @@ describe("网站生成器：参考资料和链接", () => {
   it("markdown 插件：改写链接、链上编号和 Pi 路径、参考页的行锚点、参考页里的 HTML 只放行锚点", async () => {
     disposeMdItInstance();
     const codes = { R1: "/glossary.html#r1", R4: "/evolution.html#r4", D4: "/glossary.html#d4", F13: "/differences.html#f13", D23: "/evolution.html#d23" };
-    const md = await createMarkdownRenderer(root, { anchor: { slugify: githubSlug }, config: (m) => readerLinks(m, { site, codes: () => codes }) });
+    const md = await createMarkdownRenderer(root, { highlight: plainBlock, anchor: { slugify: githubSlug }, config: (m) => readerLinks(m, { site, codes: () => codes }) });
     const lesson = md.render(
       [
         "## 源码溯源",
@@ -362,12 +364,13 @@ describe("网站生成器：参考资料和链接", () => {
     expect(d.width).toBeGreaterThan(0);
     disposeMdItInstance();
     const md = await createMarkdownRenderer(root, {
+      highlight: plainBlock,
       config: (m) => readerLinks(m, { site, codes: () => ({}), diagrams: () => ({ [d.id]: { width: d.width, height: d.height } }) }),
     });
     const html = md.render(["```mermaid", source, "```", "", "```mermaid", "flowchart TD\n  x --> y", "```"].join("\n"), { relativePath: "s04.md" });
     expect(html).toContain(`<img class="lp-diagram-light" src="/lp/diagrams/${d.id}.svg" width="${d.width}"`);
     expect(html).toContain(`src="/lp/diagrams/${d.id}-dark.svg"`);
-    expect(html).toContain("x --&gt; y");
+    expect(html).toContain('<div class="language-mermaid">');
     expect(html.match(/<figure/g)?.length).toBe(1);
     disposeMdItInstance();
   });
