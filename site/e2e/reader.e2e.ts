@@ -647,6 +647,7 @@ describe("课程网站（真浏览器）", () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(SHOTS, "s12-1440-top.png") });
     await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
+    await expect.poll(() => page.locator(".VPDoc .aside").evaluate((el) => getComputedStyle(el).visibility)).toBe("hidden");
     await page.screenshot({ path: join(SHOTS, "s12-1440-code.png") });
     await page.context().close();
 
