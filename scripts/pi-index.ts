@@ -10,7 +10,8 @@
  *   internal  repo source path -> real but non-exported names (top-level decls in dist/**\/*.js,
  *             non-exported decls in .d.ts, private/protected/JS-only class members)
  *   docs      shipped docs/examples/README/CHANGELOG as repo paths
- *   names     flat list of everything in `files`
+ *   names     every name of `files` and `internal` -> the repo source paths that define it, so a README
+ *             that says "`path` 里的 `Name`" can be checked against the file it names
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -136,6 +137,13 @@ function extract(fileName: string, text: string, isDts: boolean): Extracted {
   return out;
 }
 
+/** name -> the files that define it (exported or internal), both sorted by code point. */
+function definedIn(...maps: Map<string, Set<string>>[]): Record<string, string[]> {
+  const where = new Map<string, Set<string>>();
+  for (const m of maps) for (const [file, names] of m) for (const n of names) where.set(n, (where.get(n) ?? new Set()).add(file));
+  return sortedRecord(where);
+}
+
 function main(): void {
   const tmp = mkdtempSync(path.join(tmpdir(), "pi-index-"));
   try {
@@ -208,13 +216,13 @@ function main(): void {
       reexports: sortedRecord(reexports),
       internal: sortedRecord(internal),
       docs: sorted(docs),
-      names: sorted([...files.values()].flatMap((s) => [...s])),
+      names: definedIn(files, internal),
     };
     mkdirSync(path.dirname(OUT), { recursive: true });
     writeFileSync(OUT, `${JSON.stringify(index, null, 2)}\n`);
     const count = (m: Map<string, Set<string>>): number => [...m.values()].reduce((n, s) => n + s.size, 0);
     console.log(
-      `wrote ${path.relative(process.cwd(), OUT)}: ${files.size} files, ${index.docs.length} docs, ${index.names.length} names, ` +
+      `wrote ${path.relative(process.cwd(), OUT)}: ${files.size} files, ${index.docs.length} docs, ${Object.keys(index.names).length} names, ` +
         `${internal.size} files with internal names (${count(internal)} names)`,
     );
   } finally {
