@@ -1,16 +1,12 @@
 // 行为测试：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
+import { demoStdout } from "./support/demo-runs.ts";
 import {
   LESSONS,
-  ROOT,
   type Call,
   type LessonModule,
   echoTool,
   forLessonsFrom,
-  lessonDir,
   lessonNumber,
   makeAgent,
   pushMessage,
@@ -19,7 +15,6 @@ import {
   toolUse,
 } from "./support/lessons.ts";
 
-const run = promisify(execFile);
 const call = (id: string, name: string, input: Record<string, unknown>): Call => ({ id, name, input });
 
 // ── s01 起：一轮对话，R4 ① ──────────────────────────────────
@@ -637,13 +632,13 @@ forLessonsFrom("s12", (id, load) => {
 });
 
 // ── 每课的演示离线跑得通 ───────────────────────────────────
+// 子进程在测试开始前已经跑过（tests/support/global-setup.ts，每课一次，文档和演示场景测试也用它的输出）。
 describe("每课的 demo 作为子进程离线运行，退出码 0", () => {
   for (const id of LESSONS) {
     it(`${id} demo`, async () => {
-      const tsx = join(ROOT, "node_modules", ".bin", "tsx");
-      const { stdout } = await run(tsx, [join(lessonDir(id), "code.ts")], { cwd: ROOT, timeout: 60_000 });
+      const stdout = await demoStdout(id);
       expect(stdout.length).toBeGreaterThan(0);
-    }, 60_000);
+    });
   }
   it("课号连续，从 s01 起", () => {
     expect(LESSONS.map(lessonNumber)).toEqual(LESSONS.map((_, i) => i + 1));
