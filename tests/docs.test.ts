@@ -17,14 +17,12 @@ import {
   checkReadme,
   checkVocabulary,
   contextFor,
-  createCommandRunner,
   loadProject,
-  resolveCommand,
   tryItCommands,
-  type CommandRunner,
   type DocsContext,
 } from "./docs";
 import { demoRuns } from "./support/demo-runs.ts";
+import { type CommandRunner, createCommandRunner, resolveCommand } from "./support/demos.ts";
 
 // The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
 const project = await loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });

@@ -84,10 +84,11 @@ import { toString } from "mdast-util-to-string";
 import { gfm } from "micromark-extension-gfm";
 import ts from "typescript";
 import { z } from "zod";
-import { type RunResult, limitConcurrency, runTsx } from "./support/demos.ts";
+import { diffReports, isLiteralUnionGrowth, ownerOf } from "./apidiff";
+import { type CommandRunner, type RunResult, createCommandRunner } from "./support/demos.ts";
 import { piFilesDefining, piNameIn, hasPiName, hasPiPath, loadPiIndex } from "./pi-index";
 
-export type { RunResult };
+export type { CommandRunner, RunResult };
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
@@ -140,8 +141,6 @@ export const LESSON_NAMES: Readonly<Record<string, readonly string[]>> = {
 
 // ── types ───────────────────────────────────────────────────────────────────────────────────────────
 export type ApiReport = Record<string, string>;
-/** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
-export type CommandRunner = (command: string) => Promise<RunResult>;
 
 export interface PiLookup {
   hasName(name: string): boolean;
@@ -312,10 +311,6 @@ export function spansOfLine(l: InlineLine): Span[] {
   return out;
 }
 
-export function sectionSpans(section: Section): Span[] {
-  return linesOf(section.nodes).flatMap(spansOfLine);
-}
-
 /** A code-looking word of prose, with the label right after it, if any. */
 export interface ProseToken {
   name: string;
@@ -348,11 +343,6 @@ export function proseTokens(l: InlineLine, looksLikeCode: (name: string, call: b
 export const vocabularyLooking = (name: string, call: boolean): boolean => call || /[A-Z]/.test(name.slice(1)) || name.includes("_");
 /** Ghost nouns: camelCase/PascalCase (`maxTurns`, `ContextBlock`, not `JSON`), snake_case, or a call. */
 export const ghostLooking = (name: string, call: boolean): boolean => call || /[a-z][A-Z]/.test(name) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(name);
-
-/** Identifier-like tokens of plain prose, as the vocabulary check reads them (kept for callers and tests). */
-export function proseIdentifiers(text: string): { name: string; shown: string }[] {
-  return proseTokens({ line: 0, pieces: [{ code: false, value: text }] }, vocabularyLooking).map(({ name, shown }) => ({ name, shown }));
-}
 
 // ── names in inline code ────────────────────────────────────────────────────────────────────────────
 const IDENT = /(?<![\w$])[A-Za-z_$][\w$]*/g;
@@ -434,7 +424,7 @@ export interface KeyInfo {
 /** Reads a report key (format in tests/api/README.md); undefined for tag keys (`X@since`, `X@upgraded`). */
 export function keyInfo(key: string): KeyInfo | undefined {
   if (key.includes("@")) return undefined;
-  const owner = /^[^.#|[@(= ]+/.exec(key)?.[0] ?? key;
+  const owner = ownerOf(key);
   const rest = key.slice(owner.length);
   if (rest === "") return { owner, tokens: [owner], kind: "decl" };
   if (rest === "()") return { owner, tokens: [], kind: "other" };
@@ -515,31 +505,10 @@ function removedNames(ctx: DocsContext): Set<string> {
   return out;
 }
 
-/** `: "a" | "b"` → literals, or null. */
-function literalUnion(text: string): { prefix: string; literals: string[] } | null {
-  const m = /^((?:readonly )?\??: )?(.*)$/.exec(text);
-  const literals = (m?.[2] ?? "").split(" | ");
-  if (!literals.every((l) => /^"[^"]*"$/.test(l))) return null;
-  return { prefix: m?.[1] ?? "", literals };
-}
-
 /** U1 upgrades by report comparison: removed keys and changed keys, except a literal union that only grew. */
 export function upgradesByDiff(prev: ApiReport, next: ApiReport): string[] {
-  const out: string[] = [];
-  for (const [key, from] of Object.entries(prev)) {
-    if (key.includes("@")) continue;
-    const to = next[key];
-    if (to === undefined) {
-      out.push(key);
-      continue;
-    }
-    if (to === from) continue;
-    const a = literalUnion(from);
-    const b = literalUnion(to);
-    if (a && b && a.prefix === b.prefix && a.literals.every((l) => b.literals.includes(l))) continue;
-    out.push(key);
-  }
-  return out;
+  const { removed, changed } = diffReports(prev, next);
+  return [...removed, ...changed].filter((c) => !c.key.includes("@") && !(c.to !== null && isLiteralUnionGrowth(c.from, c.to))).map((c) => c.key);
 }
 
 // ── check 1: template (§6.2) ────────────────────────────────────────────────────────────────────────
@@ -1269,52 +1238,4 @@ export async function checkLesson(id: string, options: ProjectOptions = {}, proj
   if (!existsSync(lesson.readmePath)) return [`${id} README: missing`];
   const results = await checkReadme(id, readFileSync(lesson.readmePath, "utf8"), contextFor(p, lesson));
   return [...results.values()].flat();
-}
-
-// ── running 试一下 commands ──────────────────────────────────────────────────────────────────────────
-/** `npm run s03` / `npm start` / `npx tsx s03_stream/code.ts` → the file and args tsx runs, or an error. */
-export function resolveCommand(command: string, scripts: Readonly<Record<string, string>>): { file: string; args: string[] } | string {
-  const words = command.trim().split(/\s+/);
-  let tsxArgs: string[];
-  if (words[0] === "npm") {
-    const dash = words.indexOf("--");
-    const extra = dash === -1 ? [] : words.slice(dash + 1);
-    const head = dash === -1 ? words : words.slice(0, dash);
-    const name = head[1] === "start" ? "start" : head[1] === "run" || head[1] === "run-script" ? head[2] : undefined;
-    if (name === undefined || head.length > (head[1] === "start" ? 2 : 3)) return `cannot read \`${command}\``;
-    const script = scripts[name];
-    if (script === undefined) return `npm script "${name}" is not in package.json`;
-    const parts = script.trim().split(/\s+/);
-    if (parts[0] !== "tsx") return `npm script "${name}" is \`${script}\`, not \`tsx <file>\``;
-    tsxArgs = [...parts.slice(1), ...extra];
-  } else if (words[0] === "npx" && words[1] === "tsx") tsxArgs = words.slice(2);
-  else if (words[0] === "tsx") tsxArgs = words.slice(1);
-  else return `not a lesson command: \`${command}\``;
-  const [file, ...args] = tsxArgs;
-  if (file === undefined || /["'|&;<>$`]/.test(tsxArgs.join(" "))) return `cannot run \`${command}\` without a shell`;
-  return { file, args };
-}
-
-/**
- * The real runner: resolves npm scripts through package.json and runs `tsx <file>` from `root` (no npm
- * banner). Each distinct command runs once per process (cached promise); at most one run per CPU at a time.
- * `done` holds runs already made (vitest's globalSetup runs every demo once: `s03_stream/code.ts` → result).
- */
-export function createCommandRunner(root: string = ROOT, timeoutMs = 30_000, done: Readonly<Record<string, RunResult>> = {}): CommandRunner {
-  const pkg = z.object({ scripts: z.record(z.string(), z.string()).default({}) }).parse(JSON.parse(readFileSync(join(root, "package.json"), "utf8")));
-  const cache = new Map<string, Promise<RunResult>>();
-  const limit = limitConcurrency();
-  return (command) => {
-    const target = resolveCommand(command, pkg.scripts);
-    if (typeof target === "string") return Promise.resolve({ ok: false, error: target });
-    const file = target.file.replace(/^\.\//, "");
-    const key = [file, ...target.args].join("\0");
-    let job = cache.get(key);
-    if (!job) {
-      const ready = target.args.length === 0 ? done[file] : undefined;
-      job = ready ? Promise.resolve(ready) : limit(() => runTsx(root, file, target.args, timeoutMs));
-      cache.set(key, job);
-    }
-    return job;
-  };
 }
