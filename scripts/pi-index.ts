@@ -12,6 +12,8 @@
  *   docs      shipped docs/examples/README/CHANGELOG as repo paths
  *   names     every name of `files` and `internal` -> the repo source paths that define it, so a README
  *             that says "`path` 里的 `Name`" can be checked against the file it names
+ *   literals  every string literal type of the declarations (event and kind names such as agent_start),
+ *             so a README may name them too
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -78,6 +80,8 @@ interface Extracted {
   exported: Set<string>;
   internal: Set<string>;
   reexports: Set<string>;
+  /** String literal types (`type: "agent_start"`), .d.ts only. */
+  literals: Set<string>;
 }
 
 /** Members of a class / interface / object type, split into public and private-ish. */
@@ -99,7 +103,14 @@ function collectMembers(owner: string, members: ts.NodeArray<ts.ClassElement | t
  */
 function extract(fileName: string, text: string, isDts: boolean): Extracted {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, isDts ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  const out: Extracted = { exported: new Set(), internal: new Set(), reexports: new Set() };
+  const out: Extracted = { exported: new Set(), internal: new Set(), reexports: new Set(), literals: new Set() };
+  if (isDts) {
+    const visit = (n: ts.Node): void => {
+      if (ts.isLiteralTypeNode(n) && ts.isStringLiteral(n.literal)) out.literals.add(n.literal.text);
+      n.forEachChild(visit);
+    };
+    visit(sf);
+  }
   for (const st of sf.statements) {
     const exported = isDts && hasModifier(st, ts.SyntaxKind.ExportKeyword);
     const bucket = exported ? out.exported : out.internal;
@@ -157,6 +168,7 @@ function main(): void {
     const internal = new Map<string, Set<string>>();
     const reexports = new Map<string, Set<string>>();
     const docs = new Set<string>();
+    const literals = new Set<string>();
     const add = (m: Map<string, Set<string>>, key: string, names: Iterable<string>): void => {
       const set = m.get(key) ?? new Set<string>();
       for (const n of names) set.add(n);
@@ -185,6 +197,7 @@ function main(): void {
         const repo = sourcePath(pkgDir, folder, f);
         if (!repo) continue;
         const ex = extract(f, readFileSync(path.join(pkgDir, f), "utf8"), true);
+        for (const l of ex.literals) literals.add(l);
         add(files, repo, ex.exported);
         if (ex.internal.size) add(internal, repo, ex.internal);
         if (ex.reexports.size) add(reexports, repo, ex.reexports);
@@ -217,6 +230,7 @@ function main(): void {
       internal: sortedRecord(internal),
       docs: sorted(docs),
       names: definedIn(files, internal),
+      literals: sorted(literals),
     };
     mkdirSync(path.dirname(OUT), { recursive: true });
     writeFileSync(OUT, `${JSON.stringify(index, null, 2)}\n`);

@@ -198,6 +198,11 @@ describe("rule details", () => {
     ]);
     expect(checkGhostNouns("s03", "## 接入主线\n\n焊接点：下一节 ToolCall（s04 加）并进来。\n", fixtureCtx)).toEqual([]);
     expect(checkGhostNouns("s03", "## Pi 源码溯源\n\nPi 的 AgentSession 不归这条检查管。\n", fixtureCtx)).toEqual([]);
+    // Pi's own names, on a line that says Pi (or in a column headed Pi), point to Pi — if Pi 1.6.0 has them
+    expect(ghosts("Pi 里这个函数叫 ExtensionFactory，事件从 agent_start 到 agent_end；文件是 APPEND_SYSTEM.md。")).toEqual([]);
+    expect(ghosts("| 课程 | Pi 1.6.0 |\n|---|---|\n| `collect` | AgentSession、agent_end |")).toEqual([]);
+    expect(ghosts("Pi 里这个函数叫 ExtensionFactories。")).toEqual(["s03 README 工作原理: ghost noun `ExtensionFactories` in prose (not in s03_fixture/code.ts)"]);
+    expect(ghosts("这个函数叫 ExtensionFactory。")).toEqual(["s03 README 工作原理: ghost noun `ExtensionFactory` in prose (not in s03_fixture/code.ts)"]);
   });
 
   it("vocabulary discipline covers the title block and every section but 接入主线 and the Pi trace (class 7)", () => {

@@ -52,7 +52,9 @@
  *   (comments don't count). A quoted literal (`"toolUse"`, even with spaces) must occur in code.ts.
  *   Plain prose is held to the same rule for code-looking words: camelCase/PascalCase (a lowercase letter
  *   followed by an uppercase one: `maxTurns`, `ContextBlock`), snake_case, or a call `name()`; product
- *   names (PRODUCT_WORDS) pass. Names this lesson removes by U1 (s03 `complete`) are allowed.
+ *   names (PRODUCT_WORDS) and file names (APPEND_SYSTEM.md) pass. Names this lesson removes by U1 (s03
+ *   `complete`) are allowed. A name of Pi 1.6.0 (a declaration or a string literal type such as
+ *   agent_start, tests/pi-index.json) on a line that says Pi, or in a table column headed Pi, is Pi's.
  * 词汇纪律 (R-写⑤; the title block and every section but 接入主线 and Pi 源码溯源)
  *   No identifier inside inline code (spaces or not) may be a later lesson's name (labels don't help).
  *   Later names = first appearance in the API reports, the constitution's DICTIONARY and LESSON_NAMES (§3).
@@ -86,7 +88,7 @@ import ts from "typescript";
 import { z } from "zod";
 import { diffReports, isLiteralUnionGrowth, ownerOf } from "./apidiff";
 import { type CommandRunner, type RunResult, createCommandRunner } from "./support/demos.ts";
-import { piFilesDefining, piNameIn, hasPiName, hasPiPath, loadPiIndex } from "./pi-index";
+import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNameIn } from "./pi-index";
 
 export type { CommandRunner, RunResult };
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -151,6 +153,8 @@ export interface PiLookup {
   nameIn(name: string, path: string): boolean;
   /** The Pi source files that define `name`. */
   filesDefining(name: string): readonly string[];
+  /** A string literal type of Pi's declarations (`agent_start`). */
+  hasLiteral(value: string): boolean;
 }
 
 /** How a name first enters the course. */
@@ -331,7 +335,7 @@ export function proseTokens(l: InlineLine, looksLikeCode: (name: string, call: b
     for (const m of p.value.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)(\(\))?/g)) {
       const name = m[1] ?? "";
       const call = m[2] !== undefined;
-      if (!looksLikeCode(name, call)) continue;
+      if (!looksLikeCode(name, call) || (!call && FILE_EXT.test(p.value.slice(m.index).split(/[^\w$.-]/)[0] ?? ""))) continue; // APPEND_SYSTEM.md is a file
       const label = LABEL.exec(p.value.slice(m.index + m[0].length))?.[1];
       out.push({ name, shown: call ? `${name}()` : name, line: l.line, label });
     }
@@ -803,6 +807,8 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
 }
 
 // ── check 4: ghost nouns ────────────────────────────────────────────────────────────────────────────
+const SAYS_PI = /(?<![\w-])Pi(?![\w-])/;
+
 export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsContext): string[] {
   const out: string[] = [];
   const tokens = codeTokens(ctx.code);
@@ -821,12 +827,23 @@ export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsConte
       else if (first === undefined && ctx.reported.has(label)) say(`\`${shown}\` is labelled (${label} 加) but ${label}'s API report does not have it`);
       return true;
     };
-    const laterOrGhost = (shown: string, parts: readonly string[], where: string): void => {
-      const later = parts.map((p) => laterLessonOf(p, lessonId, ctx)).find((l) => l !== undefined);
-      if (mainline && later !== undefined) say(`\`${shown}\`${where} comes from ${later}: label it right after the name, \`${shown}\`（${later} 加）`);
-      else if (parts.some((p) => !known(p))) say(`ghost noun \`${shown}\`${where} (not in ${ctx.lessonDir}/code.ts)`);
-    };
-    for (const line of linesOf(section.nodes)) {
+    // a table column whose header names Pi (`| | 课程 | Pi 1.6.0 |`): its cells speak of Pi
+    const piCells = new Set<Nodes>();
+    walk(section.nodes, (n) => {
+      if (n.type !== "table") return;
+      n.children[0]?.children.forEach((head, i) => {
+        if (SAYS_PI.test(toString(head))) for (const row of n.children.slice(1)) if (row.children[i]) piCells.add(row.children[i]);
+      });
+    });
+    for (const [container, line] of containers(section.nodes).flatMap((c) => inlineLines(c).map((l) => [c, l] as const))) {
+      // a name of Pi 1.6.0 on a line that says it is Pi's (`Pi 里叫 ExtensionFactory`) points the reader to Pi, not to code.ts
+      const saysPi = piCells.has(container) || SAYS_PI.test(lineText(line));
+      const piName = (parts: readonly string[]): boolean => saysPi && (ctx.pi.hasName(parts.slice(0, 2).join(".")) || (parts.length === 1 && ctx.pi.hasLiteral(parts[0] ?? "")));
+      const laterOrGhost = (shown: string, parts: readonly string[], where: string): void => {
+        const later = parts.map((p) => laterLessonOf(p, lessonId, ctx)).find((l) => l !== undefined);
+        if (mainline && later !== undefined) say(`\`${shown}\`${where} comes from ${later}: label it right after the name, \`${shown}\`（${later} 加）`);
+        else if (parts.some((p) => !known(p)) && !piName(parts)) say(`ghost noun \`${shown}\`${where} (not in ${ctx.lessonDir}/code.ts)`);
+      };
       for (const span of spansOfLine(line)) {
         const kind = classifySpan(span.text);
         if (kind.kind === "ignore") continue;
@@ -1178,6 +1195,7 @@ export const realPi: PiLookup = {
   hasPath: (path) => hasPiPath(path),
   nameIn: (name, path) => piNameIn(name, path),
   filesDefining: (name) => piFilesDefining(name),
+  hasLiteral: (value) => hasPiLiteral(value),
   get paths() {
     const idx = loadPiIndex();
     piPaths ??= [...Object.keys(idx.files), ...Object.keys(idx.internal), ...idx.docs];

@@ -22,6 +22,8 @@ const PiIndexSchema = z.object({
   docs: z.array(z.string()),
   /** every name (exported or internal, `Class.member` too) -> the source files that define it, sorted */
   names: NameMap,
+  /** every string literal type of Pi's declarations (`"agent_start"`, `"tool_call"`), sorted */
+  literals: z.array(z.string()),
 });
 
 export type PiIndex = z.infer<typeof PiIndexSchema>;
@@ -55,6 +57,14 @@ export function piNameIn(name: string, path: string): boolean {
   const p = normalize(path);
   const dir = `${p.replace(/\/+$/, "")}/`;
   return piFilesDefining(name).some((f) => f === p || f.startsWith(dir));
+}
+
+let literalSet: ReadonlySet<string> | undefined;
+
+/** A string literal type of Pi 1.6.0's declarations (an event or kind name such as `agent_start`). */
+export function hasPiLiteral(value: string): boolean {
+  literalSet ??= new Set(loadPiIndex().literals);
+  return literalSet.has(value);
 }
 
 /** `name` (or `Class.member`) exists anywhere, or in `path` when given; exported or internal. */
