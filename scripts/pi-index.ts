@@ -10,7 +10,10 @@
  *   internal  repo source path -> real but non-exported names (top-level decls in dist/**\/*.js,
  *             non-exported decls in .d.ts, private/protected/JS-only class members)
  *   docs      shipped docs/examples/README/CHANGELOG as repo paths
- *   names     flat list of everything in `files`
+ *   names     every name of `files` and `internal` -> the repo source paths that define it, so a README
+ *             that says "`path` 里的 `Name`" can be checked against the file it names
+ *   literals  every string literal type of the declarations (event and kind names such as agent_start),
+ *             so a README may name them too
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -77,6 +80,8 @@ interface Extracted {
   exported: Set<string>;
   internal: Set<string>;
   reexports: Set<string>;
+  /** String literal types (`type: "agent_start"`), .d.ts only. */
+  literals: Set<string>;
 }
 
 /** Members of a class / interface / object type, split into public and private-ish. */
@@ -98,7 +103,14 @@ function collectMembers(owner: string, members: ts.NodeArray<ts.ClassElement | t
  */
 function extract(fileName: string, text: string, isDts: boolean): Extracted {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, isDts ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  const out: Extracted = { exported: new Set(), internal: new Set(), reexports: new Set() };
+  const out: Extracted = { exported: new Set(), internal: new Set(), reexports: new Set(), literals: new Set() };
+  if (isDts) {
+    const visit = (n: ts.Node): void => {
+      if (ts.isLiteralTypeNode(n) && ts.isStringLiteral(n.literal)) out.literals.add(n.literal.text);
+      n.forEachChild(visit);
+    };
+    visit(sf);
+  }
   for (const st of sf.statements) {
     const exported = isDts && hasModifier(st, ts.SyntaxKind.ExportKeyword);
     const bucket = exported ? out.exported : out.internal;
@@ -136,6 +148,13 @@ function extract(fileName: string, text: string, isDts: boolean): Extracted {
   return out;
 }
 
+/** name -> the files that define it (exported or internal), both sorted by code point. */
+function definedIn(...maps: Map<string, Set<string>>[]): Record<string, string[]> {
+  const where = new Map<string, Set<string>>();
+  for (const m of maps) for (const [file, names] of m) for (const n of names) where.set(n, (where.get(n) ?? new Set()).add(file));
+  return sortedRecord(where);
+}
+
 function main(): void {
   const tmp = mkdtempSync(path.join(tmpdir(), "pi-index-"));
   try {
@@ -149,6 +168,7 @@ function main(): void {
     const internal = new Map<string, Set<string>>();
     const reexports = new Map<string, Set<string>>();
     const docs = new Set<string>();
+    const literals = new Set<string>();
     const add = (m: Map<string, Set<string>>, key: string, names: Iterable<string>): void => {
       const set = m.get(key) ?? new Set<string>();
       for (const n of names) set.add(n);
@@ -177,6 +197,7 @@ function main(): void {
         const repo = sourcePath(pkgDir, folder, f);
         if (!repo) continue;
         const ex = extract(f, readFileSync(path.join(pkgDir, f), "utf8"), true);
+        for (const l of ex.literals) literals.add(l);
         add(files, repo, ex.exported);
         if (ex.internal.size) add(internal, repo, ex.internal);
         if (ex.reexports.size) add(reexports, repo, ex.reexports);
@@ -208,13 +229,14 @@ function main(): void {
       reexports: sortedRecord(reexports),
       internal: sortedRecord(internal),
       docs: sorted(docs),
-      names: sorted([...files.values()].flatMap((s) => [...s])),
+      names: definedIn(files, internal),
+      literals: sorted(literals),
     };
     mkdirSync(path.dirname(OUT), { recursive: true });
     writeFileSync(OUT, `${JSON.stringify(index, null, 2)}\n`);
     const count = (m: Map<string, Set<string>>): number => [...m.values()].reduce((n, s) => n + s.size, 0);
     console.log(
-      `wrote ${path.relative(process.cwd(), OUT)}: ${files.size} files, ${index.docs.length} docs, ${index.names.length} names, ` +
+      `wrote ${path.relative(process.cwd(), OUT)}: ${files.size} files, ${index.docs.length} docs, ${Object.keys(index.names).length} names, ` +
         `${internal.size} files with internal names (${count(internal)} names)`,
     );
   } finally {

@@ -1,16 +1,15 @@
 // 行为测试：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { demoStdout } from "./support/demo-runs.ts";
 import {
   LESSONS,
-  ROOT,
   type Call,
   type LessonModule,
+  type Script,
+  type TestAgent,
   echoTool,
   forLessonsFrom,
-  lessonDir,
   lessonNumber,
   makeAgent,
   pushMessage,
@@ -19,7 +18,6 @@ import {
   toolUse,
 } from "./support/lessons.ts";
 
-const run = promisify(execFile);
 const call = (id: string, name: string, input: Record<string, unknown>): Call => ({ id, name, input });
 
 // ── s01 起：一轮对话，R4 ① ──────────────────────────────────
@@ -42,21 +40,71 @@ forLessonsFrom("s01", (id, load) => {
     expect(reply.content).toContain("boom 503");
     expect(messages().at(-1)).toEqual(reply);
   });
+});
 
-  it("R7：core 的输出只经过 Output，一轮跑下来 console 一次都没碰", async () => {
-    const mod = await load();
-    const { provider } = scriptedProvider(id, (_i, n) => (n === 0 && id >= "s04" ? toolUse("", call("c1", "nope", {})) : text("看得见")));
-    const { agent, lines } = makeAgent(id, mod, { provider });
-    const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
-    let calls: number[];
-    try {
-      await mod.runOneTurn(agent, "hi");
-    } finally {
-      calls = spies.map((spy) => spy.mock.calls.length); // 先数，再还原（还原会清掉记录）
-      for (const spy of spies) spy.mockRestore();
-    }
-    expect(calls).toEqual([0, 0, 0, 0, 0]);
-    expect(lines.join("\n")).toContain("看得见");
+// ── R7：core 碰不到进程的输出流，出错的路上也一样 ───────────────
+/** console 的每个方法和 process.stdout / stderr 的 write，被碰一下记一笔（并且不真的输出）。 */
+async function streamTouches(run: () => Promise<unknown>): Promise<string[]> {
+  const touched: string[] = [];
+  const methods = ["log", "info", "warn", "error", "debug", "trace", "dir", "table", "group", "groupCollapsed", "time", "timeEnd", "timeLog", "count", "assert"] as const;
+  const spies = [
+    ...methods.map((m) => vi.spyOn(console, m).mockImplementation(() => void touched.push(`console.${m}`))),
+    vi.spyOn(process.stdout, "write").mockImplementation(() => (touched.push("process.stdout.write"), true)),
+    vi.spyOn(process.stderr, "write").mockImplementation(() => (touched.push("process.stderr.write"), true)),
+  ];
+  try {
+    await run();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return touched;
+}
+
+/** 一轮对话会走的每条路，从引入它的课起：正常、provider 抛错、流断、没收尾、未知工具、工具抛错、上限、钩子抛错、扩展出错。 */
+const R7_PATHS: { name: string; since: string; script: Script; setup?: (agent: TestAgent) => void }[] = [
+  { name: "正常回答", since: "s01", script: () => text("看得见") },
+  { name: "provider 抛错", since: "s01", script: () => [{ type: "throw", message: "boom 503" }] },
+  { name: "流中途断了", since: "s03", script: () => [{ type: "message_start" }, { type: "text_delta", text: "半" }, { type: "throw", message: "reset" }] },
+  { name: "流没有收尾", since: "s03", script: () => [{ type: "message_start" }, { type: "text_delta", text: "半" }] },
+  { name: "未知工具、工具抛错", since: "s04", script: (_i, n) => (n === 0 ? toolUse("", call("c1", "nope", {}), call("c2", "boom", {})) : text("看得见")) },
+  { name: "问满 maxTurns", since: "s04", script: () => toolUse("again", call("c1", "boom", {})) },
+  {
+    name: "钩子抛错",
+    since: "s05",
+    script: (_i, n) => (n === 0 ? toolUse("", call("c1", "boom", {})) : text("看得见")),
+    setup: (agent) => {
+      agent.hooks = { beforeToolCall: () => { throw new Error("before"); }, afterToolCall: () => { throw new Error("after"); } };
+    },
+  },
+  {
+    name: "扩展出错",
+    since: "s09",
+    script: () => text("看得见"),
+    setup: (agent) => {
+      agent.runtime?.use(() => { throw new Error("broken extension"); });
+      agent.runtime?.use((api) => api.on("message", () => { throw new Error("broken handler"); }));
+    },
+  },
+];
+
+describe("R7：core 的输出只经过 Output，正常和出错的路上都碰不到 console 和 process.stdout / stderr", () => {
+  forLessonsFrom("s01", (id, load) => {
+    it("每条路上都没碰进程的输出流，写出的行都到了 Output", async () => {
+      const mod = await load();
+      const boom = { spec: { name: "boom", description: "", input: {} }, handler: (): never => { throw new Error("tool exploded"); } };
+      for (const path of R7_PATHS.filter((p) => lessonNumber(p.since) <= lessonNumber(id))) {
+        for (const mode of lessonNumber(id) >= 10 ? (["PrintMode", "JsonMode"] as const) : ([undefined] as const)) {
+          const { provider } = scriptedProvider(id, path.script);
+          const out: string[] = [];
+          const output = { log: (line: string) => void out.push(line) };
+          const { agent, lines } = makeAgent(id, mod, { provider, tools: [boom], mode: mode === undefined ? undefined : new mod[mode](output) });
+          path.setup?.(agent);
+          const touched = await streamTouches(() => mod.runOneTurn(agent, "hi"));
+          expect(touched, `${path.name}${mode ? `（${mode}）` : ""}`).toEqual([]);
+          expect([...lines, ...out].length, `${path.name}: core 的输出到了 Output`).toBeGreaterThan(0);
+        }
+      }
+    });
   });
 });
 
@@ -356,6 +404,59 @@ forLessonsFrom("s06", (id, load) => {
   });
 });
 
+// ── s06 起：快照够深——拍完以后输入里够得着的一切都改不到它 ─────────────
+/** 把 value 里够得着的每个对象、数组、字符串字段都改掉：数组加一项，对象加一个键，字符串换掉。 */
+function mutateEverything(value: unknown, seen = new Set<object>()): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  const record = value as Record<string, unknown>;
+  for (const [key, child] of Object.entries(record)) {
+    mutateEverything(child, seen);
+    if (typeof child === "string") record[key] = `${child}·mutated`;
+  }
+  if (Array.isArray(value)) value.push({ role: "user", content: "mutated" });
+  else record.mutated = "yes";
+}
+
+describe("快照（s06 起）：整份深拷贝，改输入里够得着的任何东西（登记的 spec、消息、数组）都碰不到它", () => {
+  forLessonsFrom("s06", (id, load) => {
+    it("createTurnSnapshot 之后把输入改个遍，快照一个字不变", async () => {
+      const mod = await load();
+      const { provider } = scriptedProvider(id, (_i, n) => (n === 0 ? toolUse("先看看", call("c1", "read", { path: "a" })) : text("ok")));
+      const read = echoTool("read", ["path"]);
+      const { agent } = makeAgent(id, mod, { provider, tools: [read.tool] });
+      await mod.runOneTurn(agent, "1");
+      const input = mod.buildProviderInput(agent);
+      const snapshot = mod.createTurnSnapshot(input);
+      const before = structuredClone(snapshot);
+      mutateEverything(input);
+      mutateEverything(read.tool.spec); // 登记在 registry 里的那一份
+      expect(snapshot).toEqual(before);
+    });
+
+    it("一轮之内工具改了自己登记的 spec：本轮后面的请求看到的仍是开头那份，下一轮才变", async () => {
+      const mod = await load();
+      const { provider, inputs } = scriptedProvider(id, (_i, n) => (n === 0 ? toolUse("", call("c1", "shape", {})) : text("ok")));
+      const shape = {
+        spec: { name: "shape", description: "before", input: {} as Record<string, string> },
+        handler: (): string => {
+          shape.spec.description = "after";
+          shape.spec.input.extra = "added";
+          return "reshaped";
+        },
+      };
+      const { agent } = makeAgent(id, mod, { provider, tools: [shape] });
+      await mod.runOneTurn(agent, "1");
+      await mod.runOneTurn(agent, "2");
+      expect(inputs.map((i) => i.tools?.[0])).toEqual([
+        { name: "shape", description: "before", input: {} },
+        { name: "shape", description: "before", input: {} },
+        { name: "shape", description: "after", input: { extra: "added" } },
+      ]);
+    });
+  });
+});
+
 // ── s07 起：会话树 ─────────────────────────────────────────
 forLessonsFrom("s07", (id, load) => {
   it("append 挂在当前叶子下；currentPath 从根到叶子", async () => {
@@ -592,6 +693,55 @@ forLessonsFrom("s11", (id, load) => {
   });
 });
 
+// ── R6（s11 起）：信任只管加载，执行工具时从不看它 ─────────────
+describe("R6（s11 起）：执行工具从不看信任——同一串调用，信任与否执行得一模一样，读信任的次数与工具多少无关", () => {
+  const secret = { kind: "agents" as const, name: "AGENTS.md", content: "PROJECT-RULES" };
+  const callArb = fc.record({
+    name: fc.constantFrom("a", "b", "boom", "nope"),
+    input: fc.oneof(fc.constant({ text: "x" }), fc.constant({ x: "1", y: "2" }), fc.dictionary(fc.constantFrom("text", "x", "y", "z"), fc.oneof(fc.string(), fc.integer()))),
+  });
+
+  forLessonsFrom("s11", (id, load) => {
+    /** 跑一轮：模型一次要 calls 这些工具，再收尾。记下历史、handler 和钩子看到了什么、agent.trust 被读了几次。 */
+    async function turn(mod: LessonModule, trust: "trusted" | "untrusted", calls: Call[]) {
+      const { provider, inputs } = scriptedProvider(id, (_i, n) => (n === 0 && calls.length > 0 ? toolUse("", ...calls) : text("done")));
+      const a = echoTool("a");
+      const b = echoTool("b", ["x", "y"]);
+      const boom = { spec: { name: "boom", description: "", input: {} }, handler: (): never => { throw new Error("tool exploded"); } };
+      const hooked: string[] = [];
+      const hooks = { beforeToolCall: (c: Call) => (hooked.push(c.name), { type: "allow" as const }), afterToolCall: (_c: Call, r: string) => (hooked.push(r), r) };
+      const { agent, messages } = makeAgent(id, mod, { provider, tools: [a.tool, b.tool, boom], hooks, resources: [secret], trust });
+      let reads = 0;
+      Object.defineProperty(agent, "trust", { get: () => (reads++, trust), enumerable: true, configurable: true });
+      await mod.runOneTurn(agent, "go");
+      return { messages: messages(), handled: [a.calls, b.calls], hooked, reads, systemPrompt: inputs[0]?.systemPrompt ?? "" };
+    }
+
+    it("任意一串调用（已知、未知、参数不对、抛错）", async () => {
+      const mod = await load();
+      const baseline = await turn(mod, "trusted", []);
+      await fc.assert(
+        fc.asyncProperty(fc.array(callArb, { maxLength: 6 }), async (specs) => {
+          const calls = specs.map((c, i) => call(`c${i}`, c.name, c.input));
+          const trusted = await turn(mod, "trusted", calls);
+          const untrusted = await turn(mod, "untrusted", calls);
+          // 信任管了加载：不信任时项目资料进不了系统提示
+          expect(trusted.systemPrompt).toContain("PROJECT-RULES");
+          expect(untrusted.systemPrompt).not.toContain("PROJECT-RULES");
+          // 执行一模一样：历史、handler 收到的参数、钩子看到的
+          expect(untrusted.messages).toEqual(trusted.messages);
+          expect(untrusted.handled).toEqual(trusted.handled);
+          expect(untrusted.hooked).toEqual(trusted.hooked);
+          // 执行工具的路上没人读信任：读的次数和一个工具都不调的一轮相同
+          expect(trusted.reads).toBe(baseline.reads);
+          expect(untrusted.reads).toBe(baseline.reads);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  });
+});
+
 // ── s12 起：包 ─────────────────────────────────────────────
 forLessonsFrom("s12", (id, load) => {
   const good = () => ({
@@ -637,13 +787,13 @@ forLessonsFrom("s12", (id, load) => {
 });
 
 // ── 每课的演示离线跑得通 ───────────────────────────────────
+// 子进程在测试开始前已经跑过（tests/support/global-setup.ts，每课一次，文档和演示场景测试也用它的输出）。
 describe("每课的 demo 作为子进程离线运行，退出码 0", () => {
   for (const id of LESSONS) {
     it(`${id} demo`, async () => {
-      const tsx = join(ROOT, "node_modules", ".bin", "tsx");
-      const { stdout } = await run(tsx, [join(lessonDir(id), "code.ts")], { cwd: ROOT, timeout: 60_000 });
+      const stdout = await demoStdout(id);
       expect(stdout.length).toBeGreaterThan(0);
-    }, 60_000);
+    });
   }
   it("课号连续，从 s01 起", () => {
     expect(LESSONS.map(lessonNumber)).toEqual(LESSONS.map((_, i) => i + 1));

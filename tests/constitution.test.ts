@@ -6,11 +6,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT, buildApiReports, lessonFiles, lessonIdOf, lessonSources, type ApiBuild } from "./api/extract";
 import {
   checkAppendOnly,
-  checkConsole,
   checkDictionary,
   checkImports,
   checkNoExecutionPolicy,
   checkSince,
+  checkStreams,
   checkStructure,
   checkU1Stale,
   checkU1Tags,
@@ -92,9 +92,9 @@ describe("@since: names the first lesson with the declaration, never changes, re
   });
 });
 
-describe("R7: console only at the IO edge (main and the const X: Output it uses)", () => {
-  it("no console anywhere else, on the syntax tree", () => {
-    expect(lines(checkConsole(sources))).toEqual([]);
+describe("R7: no path to the process's streams outside the IO edge (main, the const X: Output it uses, the entry guard)", () => {
+  it("no console, process, global object, eval/Function or edge object anywhere else, on the syntax tree", () => {
+    expect(lines(checkStreams(sources))).toEqual([]);
   });
 });
 
@@ -130,9 +130,20 @@ const EXPECTED: Record<string, string[]> = {
   "u1-missing-tag": ["s03 U1: Provider lacks @upgraded s03 (U1)"],
   "u2-duplicate": ["s02 U2: Output is defined 2 times"],
   "u2-reshaped": ["s01 → s02 U2: Output.flush added (Output must keep one shape)"],
+  // class 2: a second definition below the top level (namespace, function body, type parameter) counts
+  "u2-nested": ["s02 U2: Output is defined 4 times (also inside namespace Legacy, line 5; render, line 9; wrap, line 14)"],
   "since-wrong": ["s02 @since: ToolSpec is tagged @since s01, but first appears in s02"],
   "since-missing": ["s02 @since: ToolSpec has no @since tag"],
   "r7-console": ["s02 R7: console in runOneTurn (line 6)"],
+  // class 1: every other path to the streams — process, the global object, an alias, the edge's Output, the Function constructor
+  "r7-streams": [
+    "s02 R7: process in runOneTurn (line 8)",
+    's02 R7: ["console"] in warn (line 13)',
+    "s02 R7: globalThis in warn (line 13)",
+    "s02 R7: console in shout.c (line 17)",
+    "s02 R7: the IO edge's consoleOutput in debug (line 22)",
+    "s02 R7: .constructor in sneak.make (line 26)",
+  ],
   "r8-import": ['s02 R8: imports "../s01/code.ts" (line 1); a lesson may import only node:url, zod'],
   "r6-policy": ["s02 R6: declares ExecutionPolicy; the core has no execution policy (hooks are the only interceptor)"],
   valid: [],

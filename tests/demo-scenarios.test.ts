@@ -1,39 +1,19 @@
 // 演示场景对得上真的 main()：tests/scenarios.ts 里每课的 sNN-demo* 场景是照着 main() 手抄成数据的，
-// 黄金轨迹和网页回放都从它来。这里把真的演示当子进程跑一遍（node_modules/.bin/tsx sNN_x/code.ts，每课一次，一起跑），
+// 黄金轨迹和网页回放都从它来。这里拿真的演示当子进程跑出的 stdout（tsx sNN_x/code.ts，每次测试运行每课只跑一次，见 tests/support/global-setup.ts），
 // 再把场景跑出的轨迹拿来对：
 //   ① 轨迹的 Output 行（core 经 Output / mode 写出的每一行）按顺序出现在演示的 stdout 里——stdout 还夹着 main() 自己
 //      打的旁白，所以查的是「按顺序的子序列」；同一次 Output 写出的多行在 stdout 里必须挨着；
 //   ② stdout 里每一行看上去是 core 输出的（见 looksLikeCore），都得由轨迹的某一行认领——场景少跑一轮就在这里失败；
 //   ③ 场景里的命令（steps 里的 `/名字 → 结果`）同样按顺序出现，stdout 里的 `/名字 → …` 行也都得有着落。
 // 最后用改坏的场景（在内存里删掉一轮、改一句话）证明检查会失败，而且说得清哪里不对。
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SCENARIOS } from "./scenarios.ts";
-import { LESSONS, ROOT, importLesson, lessonDir, lessonNumber } from "./support/lessons.ts";
+import { demoStdout } from "./support/demo-runs.ts";
+import { LESSONS, importLesson, lessonNumber } from "./support/lessons.ts";
 import { type Scenario, type Trace, runScenario } from "./support/trace.ts";
 
 // ── 跑真的演示 ───────────────────────────────────────────
-const TSX = join(ROOT, "node_modules", ".bin", "tsx");
-const demoRuns = new Map<string, Promise<string>>();
-
-/** `tsx sNN_x/code.ts` 的 stdout；每课只跑一次（缓存的是 Promise，同时要的人共用一个子进程）。 */
-function demoStdout(lesson: string): Promise<string> {
-  let job = demoRuns.get(lesson);
-  if (job === undefined) {
-    const file = join(lessonDir(lesson), "code.ts");
-    job = promisify(execFile)(TSX, [file], { cwd: ROOT, timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } }).then(
-      (r) => r.stdout,
-      (error: unknown) => {
-        const e = error as { code?: unknown; stderr?: string; message?: string };
-        throw new Error(`npm run ${lesson} (tsx ${file}) failed (exit ${String(e.code)}): ${(e.stderr ?? e.message ?? "").trim().split("\n").slice(0, 5).join(" / ")}`);
-      },
-    );
-    demoRuns.set(lesson, job);
-  }
-  return job;
-}
+// 每课的演示在测试开始前已经跑过一遍（tests/support/global-setup.ts），这里直接拿它的 stdout。
 
 const demoScenarios = (lesson: string): Scenario[] => SCENARIOS.filter((s) => s.since === lesson && s.id.startsWith(`${lesson}-demo`));
 

@@ -8,21 +8,24 @@ import {
   CHECKS,
   README_PENDING,
   ROOT,
+  checkBannedPhrases,
   checkCodeExcerpts,
+  checkGhostNouns,
   checkLesson,
   checkMainline,
+  checkPiFiles,
   checkReadme,
   checkVocabulary,
   contextFor,
-  createCommandRunner,
   loadProject,
-  resolveCommand,
   tryItCommands,
-  type CommandRunner,
   type DocsContext,
 } from "./docs";
+import { demoRuns } from "./support/demo-runs.ts";
+import { type CommandRunner, createCommandRunner, resolveCommand } from "./support/demos.ts";
 
-const project = await loadProject();
+// The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
+const project = await loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });
 
 describe("lesson READMEs (EVOLUTION.md §6)", () => {
   const checked = project.lessons.filter((l) => !README_PENDING.includes(l.id) && existsSync(l.readmePath));
@@ -82,20 +85,31 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "template-folded", rule: rule("模板"), message: /^s03 README 模板 \(§6\.2\): ## Pi 源码溯源 must be folded/ },
   { file: "tryit-output", rule: rule("试一下"), message: /^s03 README 试一下: output differs at line 1: expected "hello, world", got "hello,world"/ },
   { file: "tryit-no-output", rule: rule("试一下"), message: /^s03 README 试一下: the command block at line \d+ \(npm run s03\) must be followed by a ```text block/ },
-  { file: "mainline-missing", rule: rule("接入主线"), message: /^s03 README 接入主线: `DEMO_TEXT` is new in s03 but not named here$/ },
+  { file: "mainline-missing", rule: rule("接入主线"), message: /^s03 README 接入主线: `DEMO_TEXT` is new in s03 but no change-table row names it in its first cell$/ },
+  // class 5: deleting the row fails even though the 焊接点 sentence still names DEMO_TEXT
+  { file: "mainline-row", rule: rule("接入主线"), message: /^s03 README 接入主线: `DEMO_TEXT` is new in s03 but no change-table row names it in its first cell$/ },
   { file: "mainline-upgrade", rule: rule("接入主线"), message: /^s03 README 接入主线: U1 upgrade `Provider\.complete` must be named in backticks on a line that says 「这是升级」/ },
   { file: "mainline-claim", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `"stop"` is new, but the API diff s02 → s03 does not add it$/ },
   { file: "mainline-new-row", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `Provider` is new, but the API diff s02 → s03 does not add it$/ },
   { file: "ghost", rule: rule("no ghost"), message: /^s03 README 问题: ghost noun `toProviderMessage` \(not in s03_fixture\/code\.ts\)$/ },
   { file: "ghost-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `ToolCall` comes from s04: label it right after the name, `ToolCall`（s04 加）$/ },
   { file: "ghost-literal-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
+  // class 6: a code-looking word in plain prose is a name too
+  { file: "ghost-prose", rule: rule("no ghost"), message: /^s03 README 工作原理: ghost noun `ContextBlock` in prose \(not in s03_fixture\/code\.ts\)$/ },
   { file: "vocabulary", rule: rule("词汇纪律"), message: /^s03 README 工作原理: `run` is introduced in s04; .*\(R-写⑤\)$/ },
   { file: "vocabulary-prose", rule: rule("词汇纪律"), message: /^s03 README 接下来: `ToolCall` \(in prose\) is introduced in s04; 接下来 may only use names this lesson has explained \(R-写⑤\)$/ },
+  // class 7: 试一下's prose (outside its code blocks) is under R-写⑤ too
+  { file: "vocabulary-tryit", rule: rule("词汇纪律"), message: /^s03 README 试一下: `ToolCall` \(in prose\) is introduced in s04; 试一下 may only use names this lesson has explained \(R-写⑤\)$/ },
   { file: "pi-name", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: `EventStream\.pushAll` not found in Pi 1\.6\.0$/ },
   { file: "pi-path", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: path `packages\/ai\/src\/type\.ts` not found in Pi 1\.6\.0$/ },
+  // class 8: both exist in Pi, but the name is not in the file the README points to
+  { file: "pi-file", rule: rule("Pi names are defined"), message: /^s03 README Pi 源码溯源: `EventStream\.push` is not defined in `ai\/types\.ts` \(Pi 1\.6\.0 defines it in packages\/ai\/src\/utils\/event-stream\.ts\)$/ },
   { file: "code-excerpt", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 is not in s03_fixture\/code\.ts \(first differing line: "  for await \(const event of events\) parts\.push\(event\.text\);"\)$/ },
   { file: "banned-phrase", rule: rule("banned"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
   { file: "banned-scope", rule: rule("banned"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
+  // class 9: the bans are families, and the formula readers flagged is one of them
+  { file: "banned-family", rule: rule("banned"), message: /^s03 README: banned phrase 「这一节先不讲」 at line 56 \(R-写⑤\)$/ },
+  { file: "banned-formula", rule: rule("banned"), message: /^s03 README: banned phrase 「这一节真正交付的」 at line 28 \(R-写④\)$/ },
 ];
 
 describe("docs checks catch each broken fixture (tests/fixtures/docs)", () => {
@@ -127,8 +141,8 @@ describe("docs checks catch each broken fixture (tests/fixtures/docs)", () => {
     const first: DocsContext = { ...fixtureCtx, prevLesson: undefined, prevReport: undefined, upgrades: [] };
     const readme = "## 接入主线\n\n| 永驻基础 | 以后怎么长 |\n|---|---|\n| `StopReason`、`Provider`、`ProviderEvent` | 只增 |\n| `main` | — |\n";
     expect(checkMainline("s01", readme, first)).toEqual([
-      "s01 README 接入主线: `DEMO_TEXT` is an s01 declaration (the foundation) but not named here",
-      "s01 README 接入主线: `collect` is an s01 declaration (the foundation) but not named here",
+      "s01 README 接入主线: `DEMO_TEXT` is an s01 declaration (the foundation) but no change-table row names it in its first cell",
+      "s01 README 接入主线: `collect` is an s01 declaration (the foundation) but no change-table row names it in its first cell",
     ]);
   });
 });
@@ -158,6 +172,89 @@ describe("rule details", () => {
     );
   });
 
+  it("one row per change: a member counts in its owner's row or a first cell, nowhere else (class 5)", () => {
+    const withMember: DocsContext = {
+      ...fixtureCtx,
+      report: { ...fixtureCtx.report, "Provider.cancel": "() => void" },
+    };
+    const mainline = (rows: string, after = ""): string[] =>
+      checkMainline("s03", `## 接入主线\n\n| 组件 | s02 | s03 |\n|---|---|---|\n| \`ProviderEvent\` | — | \`text_delta\`、\`message_end\` |\n| \`collect\`、\`DEMO_TEXT\` | — | 新 |\n${rows}\n\n${after}`, withMember).filter((m) => m.includes("no change-table row"));
+    const missing = ["s03 README 接入主线: `cancel` is new in s03 (Provider.cancel) but no change-table row names it in its first cell, or the row of `Provider`"];
+    expect(mainline("| `Provider` | `complete` | `stream`（这是升级），加 `cancel` |")).toEqual([]);
+    expect(mainline("| `Provider` | `complete` | `stream`（这是升级） |\n| `Provider.cancel` | 无 | 新的方法 |")).toEqual([]);
+    expect(mainline("| `Provider` | `complete` | `stream`（这是升级） |", "焊接点：`Provider` 的 `cancel`。\n")).toEqual(missing);
+    expect(mainline("| `Provider` | `complete` | `stream`（这是升级） |\n| 其他 | — | `cancel` |")).toEqual(missing);
+    expect(mainline("| `Provider` | `complete` | `stream`（这是升级） |", "```diff\n+ cancel\n```\n")).toEqual(missing);
+  });
+
+  it("ghost nouns in prose: camelCase, PascalCase, snake_case and calls; not acronyms, products or later lessons' names (class 6)", () => {
+    const ghosts = (line: string): string[] => checkGhostNouns("s03", `## 工作原理\n\n${line}\n`, fixtureCtx);
+    expect(ghosts("先包成一个 ContextBlock，再交给 flushBuffer()，最后写进 event_log。")).toEqual(
+      ["`ContextBlock`", "`flushBuffer()`", "`event_log`"].map((n) => `s03 README 工作原理: ghost noun ${n} in prose (not in s03_fixture/code.ts)`),
+    );
+    expect(ghosts("collect 把 ProviderEvent 的 text 拼起来：JSON、API、TypeScript、GitHub 都不是名字，下一节的 ToolCall 归词汇纪律管。")).toEqual([]);
+    expect(checkGhostNouns("s03", "## 接入主线\n\n焊接点：下一节 ToolCall 并进来。\n", fixtureCtx)).toEqual([
+      "s03 README 接入主线: `ToolCall` in prose comes from s04: label it right after the name, `ToolCall`（s04 加）",
+    ]);
+    expect(checkGhostNouns("s03", "## 接入主线\n\n焊接点：下一节 ToolCall（s04 加）并进来。\n", fixtureCtx)).toEqual([]);
+    expect(checkGhostNouns("s03", "## Pi 源码溯源\n\nPi 的 AgentSession 不归这条检查管。\n", fixtureCtx)).toEqual([]);
+    // Pi's own names, on a line that says Pi (or in a column headed Pi), point to Pi — if Pi 1.6.0 has them
+    expect(ghosts("Pi 里这个函数叫 ExtensionFactory，事件从 agent_start 到 agent_end；文件是 APPEND_SYSTEM.md。")).toEqual([]);
+    expect(ghosts("| 课程 | Pi 1.6.0 |\n|---|---|\n| `collect` | AgentSession、agent_end |")).toEqual([]);
+    expect(ghosts("Pi 里这个函数叫 ExtensionFactories。")).toEqual(["s03 README 工作原理: ghost noun `ExtensionFactories` in prose (not in s03_fixture/code.ts)"]);
+    expect(ghosts("这个函数叫 ExtensionFactory。")).toEqual(["s03 README 工作原理: ghost noun `ExtensionFactory` in prose (not in s03_fixture/code.ts)"]);
+  });
+
+  it("vocabulary discipline covers the title block and every section but 接入主线 and the Pi trace (class 7)", () => {
+    const vocab = (readme: string): string[] => checkVocabulary("s03", readme, fixtureCtx);
+    expect(vocab("# s03: 流 — 拼\n\n> 每个 ToolCall 都算数。\n> Pi 边界：x\n")).toEqual([
+      "s03 README 开头: `ToolCall` (in prose) is introduced in s04; 开头 may only use names this lesson has explained (R-写⑤)",
+    ]);
+    expect(vocab("## 试一下\n\n```bash\nnpm run s03 # ToolCall\n```\n\n看 `runEventedToolLoop` 那一行。\n")).toEqual([
+      "s03 README 试一下: `runEventedToolLoop` is introduced in s04; 试一下 may only use names this lesson has explained (R-写⑤)",
+    ]);
+    expect(vocab("## 接入主线\n\n`ToolCall`（s04 加）\n\n## Pi 源码溯源\n\nPi 的 ToolCall\n")).toEqual([]);
+  });
+
+  it("a Pi name next to a Pi path must be defined in that file, in every form the README can write it (class 8)", () => {
+    const pairs = (line: string, section = "Pi 源码溯源"): string[] => checkPiFiles("s03", `## ${section}\n\n${line}\n`, fixtureCtx);
+    const ok = [
+      "`packages/agent/src/agent-loop.ts` 的 `runAgentLoop`",
+      "`packages/agent/src/agent-loop.ts` 里的内部函数 `runLoop`",
+      "`packages/ai/src/types.ts`：`ToolCall`",
+      "`agent-loop.ts` 里的 `runAgentLoop` 和 `runAgentLoopContinue`",
+      "`EventStream.push`（`ai/utils/event-stream.ts`）",
+      "`EventStream.push`，见 `packages/ai/src/utils/`",
+      "[agent-loop.ts](https://github.com/earendil-works/pi/blob/v1.6.0/packages/agent/src/agent-loop.ts) 的 `runAgentLoop`",
+      "`packages/ai/src/types.ts` 为例，它的 `runAgentLoop`",
+    ];
+    for (const line of ok) expect(pairs(line), line).toEqual([]);
+    expect(pairs("`packages/agent/src/agent-loop.ts` 里的 `runAgentLoop`、`ToolCall`")).toEqual([
+      "s03 README Pi 源码溯源: `ToolCall` is not defined in `packages/agent/src/agent-loop.ts` (Pi 1.6.0 defines it in packages/ai/src/types.ts)",
+    ]);
+    expect(pairs("`runAgentLoop`（`ai/types.ts`）")).toEqual([
+      "s03 README Pi 源码溯源: `runAgentLoop` is not defined in `ai/types.ts` (Pi 1.6.0 defines it in packages/agent/src/agent-loop.ts)",
+    ]);
+    expect(pairs("[types](https://github.com/earendil-works/pi/blob/v1.6.0/packages/ai/src/types.ts) 里的 `runAgentLoop`")).toHaveLength(1);
+    expect(pairs("`packages/agent/src/agent.ts` 的 `collect`", "工作原理")).toEqual([
+      "s03 README 工作原理: `collect` is not defined in `packages/agent/src/agent.ts` (no file of Pi 1.6.0 defines it)",
+    ]);
+  });
+
+  it("banned phrases are families, also across a line break; ordinary sentences pass (class 9)", () => {
+    const banned = (text: string): string[] => checkBannedPhrases("s03", text).map((m) => /「(.*)」/.exec(m)?.[1] ?? m);
+    expect(banned("本节不讲持久化。\n\n这一章不讲工具。\n\n这课暂不展开。\n\n先接住这一轮。\n\n事件穿过Core。\n\n本节真正要交付的是一个约定。")).toEqual([
+      "本节不讲",
+      "这一章不讲",
+      "这课暂不展开",
+      "接住这一轮",
+      "穿过Core",
+      "本节真正要交付的",
+    ]);
+    expect(checkBannedPhrases("s03", "第一行写到这一节\n不讲的事。\n")).toEqual(["s03 README: banned phrase 「这一节不讲」 at line 1 (R-写⑤)"]);
+    expect(banned("这一节讲清楚了流。异常要接住，一轮一轮地跑。core 穿过了两层。下一节再讲持久化。")).toEqual([]);
+  });
+
   it("code excerpts must be exact contiguous code.ts lines (indentation included, trailing spaces ignored)", () => {
     const excerpt = (body: string): string[] => checkCodeExcerpts("s03", `## 工作原理\n\n\`\`\`ts\n${body}\n\`\`\`\n`, fixtureCtx);
     expect(excerpt("\n  const parts: string[] = [];   \n  for await (const event of events) if (event.type === \"text_delta\") parts.push(event.text);\n")).toEqual([]);
@@ -178,11 +275,16 @@ describe("试一下 runner", () => {
     expect(resolveCommand("npm run lint", scripts)).toBe('npm script "lint" is `eslint .`, not `tsx <file>`');
   });
 
-  it("runs a lesson from the repo root once per distinct command (npm run s01 = npx tsx s01_one_turn/code.ts)", async () => {
-    const run = createCommandRunner(ROOT);
+  it("runs a lesson once per distinct command (npm run s01 = npx tsx s01_one_turn/code.ts), reusing the demo runs", async () => {
+    const run = createCommandRunner(ROOT, 30_000, await demoRuns());
     const viaNpm = run("npm run s01");
     expect(run("npx tsx s01_one_turn/code.ts")).toBe(viaNpm);
     const result = await viaNpm;
     expect(result.ok && result.stdout.split("\n")[0]).toBe("user: 你好");
+  });
+
+  it("runs a file for real from the repo root (and the fixtures' faked output is what the fixture prints)", async () => {
+    const result = await createCommandRunner(ROOT)("npx tsx tests/fixtures/docs/s03_fixture/code.ts");
+    expect(result).toEqual({ ok: true, stdout: FIXTURE_OUTPUT });
   }, 30_000);
 });

@@ -1,78 +1,96 @@
 /**
  * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线), plus
- * README code excerpts against code.ts.
+ * README code excerpts against code.ts and Pi citations against Pi 1.6.0.
  *
  * Every check is a function `(lessonId, readmeText, context) => string[]` (the 试一下 check is async
  * because it runs commands through the injected `context.run`). Real READMEs and the fixtures under
  * tests/fixtures/docs/ go through the same functions. Messages always start with `sNN README …`.
  * Check one lesson by hand: `npx tsx scripts/check-docs.ts s03`.
  *
+ * The README is read as a Markdown syntax tree (mdast-util-from-markdown with GFM, the Markdown GitHub
+ * renders): headings, tables and their cells, inline code, links, fenced blocks and plain prose are
+ * distinct nodes, so no check scans Markdown by hand. "Prose" = the text of paragraphs, headings and
+ * table cells outside inline code (markup dropped, backslash escapes undone); a "line" is a source line
+ * of such a paragraph, heading or cell.
+ *
  * ── What a README writer must do to pass ───────────────────────────────────────────────────────────
  * 模板 (§6.2)
- *   Line 1 `# sNN: <主题> — <点题>` (em dash `—`). Between it and `## 问题` only quote lines: the motto
- *   `> …` first, then `> Pi 边界：…` (`>`-only lines allowed). Then exactly the H2s 问题, 解决方案, 工作原理,
- *   试一下, 接入主线, 接下来, Pi 源码溯源, in this order (H3s are free). The whole Pi 源码溯源 body is one
- *   `<details>` … `</details>` (first and last non-blank lines; not `<details open>`).
+ *   Line 1 `# sNN: <主题> — <点题>` (em dash `—`). Between it and `## 问题` only block quotes: the motto
+ *   first, then `Pi 边界：…`. Then exactly the H2s 问题, 解决方案, 工作原理, 试一下, 接入主线, 接下来,
+ *   Pi 源码溯源, in this order (H3s are free). The whole Pi 源码溯源 body is one `<details>` … `</details>`
+ *   (its first and last blocks; not `<details open>`).
  * 试一下
  *   A ```bash / ```sh block whose lines run a lesson — `npm run sNN`, `npm start`, `npx tsx sNN_x/code.ts`
- *   (`$ ` prompts allowed; other lines such as comments are not run) — must be followed, with only blank
- *   lines between, by a ```text (or plain ```) block holding exactly the commands' stdout (trailing
- *   spaces per line and trailing blank lines ignored). At least one such block must run this lesson.
- *   `npm run` is resolved through package.json scripts and run as `tsx <file>` (no npm banner).
- * 接入主线
- *   Named = an identifier inside any inline code span or fenced block (e.g. a ```diff) of the section.
- *   Required: every name the API diff (tests/api/sNN.json minus the previous lesson's report) adds for an
- *   exported declaration: new declaration names (demo helpers too; one row listing them is enough), new
- *   members (`registry`, `Agent.registry` or a type literal containing it), new union members
- *   (`"toolUse"`/`toolUse`, `ToolResultMessage`, the `tool_call` of a new variant). Not required: tag keys,
- *   constructors, discriminant fields, fields of a new variant (naming the variant covers them), pairs the
- *   previous report already had. s01 instead names every s01 declaration (its permanent foundation).
+ *   (`$ ` prompts allowed; other lines such as comments are not run) — must be followed directly by a
+ *   ```text (or plain ```) block holding exactly the commands' stdout (trailing spaces per line and
+ *   trailing blank lines ignored). At least one such block must run this lesson. `npm run` is resolved
+ *   through package.json scripts and run as `tsx <file>` (no npm banner).
+ * 接入主线 (one row per change)
+ *   Every name the API diff (tests/api/sNN.json minus the previous lesson's report) adds for an exported
+ *   declaration must be named by a row of a change table: a new declaration in the row's FIRST cell
+ *   (demo helpers too; several names may share a row); a new member (`Agent.registry`) or union member
+ *   (`"toolUse"`, `ToolResultMessage`, the `tool_call` of a new variant) in the first cell, or anywhere in
+ *   the row whose first cell names its owner (`| \`ToolRegistry\` | … | 加 \`run\` |`). Mentions elsewhere
+ *   (the 焊接点 sentence, a ```diff block) do not count. Not required: tag keys, constructors,
+ *   discriminant fields, fields of a new variant, pairs the previous report already had. s01 instead
+ *   names every s01 declaration in a first cell (its permanent foundation).
  *   U1 (tests/constitution.ts U1_UPGRADES, else removed/changed keys): the upgraded type or member in
- *   backticks in the same table row or prose paragraph as 这是升级.
- *   Claims: a table cell, list item or line whose text starts with `+` or `新增` claims each space-free
- *   backticked name in it (`X`, `A.b`, `"lit"`) as new in this lesson; each must be in the API diff.
- *   A change-table row whose SECOND cell is `—` (上一节 had nothing; also `-`, `–`, `无`) claims the
- *   unlabelled backticked names of its FIRST cell as new, more strictly: a declaration the previous report
- *   did not have, a member pair or union member it did not have (`Agent.registry`, `registry`,
- *   `"toolUse"`); an owner that merely gained a member (`Provider` in s03) is not new. Not in s01.
- *   A later lesson's name only with a label right after the backticks: `ToolCall`（s04 加） or
- *   `ToolCall` (s04 加) (also 起/引入/新增, or none); one label after a list joined by 、 , / 和 covers
- *   the list. The label must be the lesson that introduces the name. Earlier-lesson labels are just prose.
+ *   backticks in the same table row or paragraph as 这是升级.
+ *   Claims: a table cell or line whose text starts with `+` or `新增` (or a `+` list item) claims each
+ *   space-free backticked name in it (`X`, `A.b`, `"lit"`) as new in this lesson; each must be in the
+ *   API diff. A change-table row whose SECOND cell is `—` (上一节 had nothing; also `-`, `–`, `无`) claims
+ *   the unlabelled backticked names of its FIRST cell as new, more strictly: a declaration the previous
+ *   report did not have, a member pair or union member it did not have; an owner that merely gained a
+ *   member (`Provider` in s03) is not new. Not in s01.
+ *   A later lesson's name only with a label right after it: `ToolCall`（s04 加） or `ToolCall` (s04 加)
+ *   (also 起/引入/新增, or none); one label after a list joined by 、 , / 和 covers the list. The label
+ *   must be the lesson that introduces the name. Earlier-lesson labels are just prose.
  * Ghost nouns (every section but Pi 源码溯源)
  *   A space-free inline code span that is not a path, filename, command word, kebab-case word, number,
  *   lesson id (`s04`) or rule id (`R5`, `U1`) is read as names (`A`, `A.b`, `A#b`, `fn()`, `A<B>`); every
  *   part must be an identifier/keyword token or string-literal content of this lesson's code.ts
  *   (comments don't count). A quoted literal (`"toolUse"`, even with spaces) must occur in code.ts.
- *   Names this lesson removes by U1 (s03 `complete`) are allowed.
- * 词汇纪律 (R-写⑤)
- *   In 问题/解决方案/工作原理/接下来 no identifier inside inline code (spaces or not) may be a later
- *   lesson's name (labels don't help there). Later names = first appearance in the API reports, the
- *   constitution's DICTIONARY and LESSON_NAMES (§3). A member/literal word outside LESSON_NAMES that this
- *   lesson's code also uses (`message` in `error.message`) is not counted.
- *   Plain prose of those sections (outside inline code and fences, markdown escapes undone) is held to the
- *   same rule, but only for code-looking tokens: an uppercase letter after the first character
- *   (SessionTree, maxTurns), an underscore (tool_call) or a call (run()). Plain words (run, model) pass.
+ *   Plain prose is held to the same rule for code-looking words: camelCase/PascalCase (a lowercase letter
+ *   followed by an uppercase one: `maxTurns`, `ContextBlock`), snake_case, or a call `name()`; product
+ *   names (PRODUCT_WORDS) and file names (APPEND_SYSTEM.md) pass. Names this lesson removes by U1 (s03
+ *   `complete`) are allowed. A name of Pi 1.6.0 (a declaration or a string literal type such as
+ *   agent_start, tests/pi-index.json) on a line that says Pi, or in a table column headed Pi, is Pi's.
+ * 词汇纪律 (R-写⑤; the title block and every section but 接入主线 and Pi 源码溯源)
+ *   No identifier inside inline code (spaces or not) may be a later lesson's name (labels don't help).
+ *   Later names = first appearance in the API reports, the constitution's DICTIONARY and LESSON_NAMES (§3).
+ *   A member/literal word outside LESSON_NAMES that this lesson's code also uses (`message` in
+ *   `error.message`) is not counted. Prose is held to the same rule for code-looking tokens: an uppercase
+ *   letter after the first character (SessionTree, maxTurns), an underscore (tool_call) or a call (run()).
+ *   Plain words (run, model) pass. Fenced blocks (the 试一下 commands and output) are not prose.
  * Pi 源码溯源
  *   Backticked Pi names (`SessionManager.branch`, `runAgentLoop()`; the first two parts are checked) and
  *   paths (`packages/…`, `docs/x.md`, short `agent/…` `ai/…` `ca/…`, bare `agent-loop.ts`) must exist in
- *   Pi 1.6.0 (tests/pi-index.json); `packages/…`/`docs/….md` paths in plain text and links too. Names of
- *   this lesson's code, quoted strings and spans with spaces are skipped: write Pi string values quoted
- *   (`"toolcall_delta"`).
- * Banned phrases (R-写④/⑤): BANNED_PHRASES, anywhere in the file.
+ *   Pi 1.6.0 (tests/pi-index.json); `packages/…`/`docs/….md` paths in prose, links and blocks too. Names of
+ *   this lesson's code, quoted strings and spans with spaces are skipped: write Pi string values quoted.
+ * Pi 名字和文件 (anywhere in the README)
+ *   A Pi source path next to a name — `path` 的/里的/中的/：`Name` (also a list `A`、`B`), or
+ *   `Name`（`path`）/ `Name`，在/见 `path`, or the same with a link to the path — says Name is defined in
+ *   that file (or folder): it must be, in Pi 1.6.0.
+ * Banned phrases (R-写④/⑤): BANNED, as patterns over the whole file (a line break inside a phrase does not hide it).
  * 代码片段 (every section but Pi 源码溯源)
  *   A ```ts / ```typescript block must be a contiguous run of this lesson's code.ts lines, exactly
  *   (indentation included; trailing whitespace and the block's leading/trailing blank lines ignored).
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Heading, Nodes, Paragraph, PhrasingContent, RootContent, TableCell, TableRow } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { toString } from "mdast-util-to-string";
+import { gfm } from "micromark-extension-gfm";
 import ts from "typescript";
 import { z } from "zod";
-import { hasPiName, hasPiPath, loadPiIndex } from "./pi-index";
+import { diffReports, isLiteralUnionGrowth, ownerOf } from "./apidiff";
+import { type CommandRunner, type RunResult, createCommandRunner } from "./support/demos.ts";
+import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNameIn } from "./pi-index";
 
+export type { CommandRunner, RunResult };
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
@@ -81,21 +99,27 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  */
 export const README_PENDING: readonly string[] = [];
 
-/** Phrases no README may contain, with the rule that bans them (R-写④ translated-sounding, R-写⑤). */
-export const BANNED_PHRASES: readonly { phrase: string; rule: string }[] = [
-  { phrase: "接住一轮", rule: "R-写④" },
-  { phrase: "穿过 core", rule: "R-写④" },
-  { phrase: "穿过 Core", rule: "R-写④" },
-  { phrase: "穿过core", rule: "R-写④" },
-  { phrase: "穿过Core", rule: "R-写④" },
-  { phrase: "本章不讲", rule: "R-写⑤" },
+/**
+ * Phrase families no README may contain (§6.3), with the rule that bans them. Each is a pattern, so
+ * `本节不讲`, `这一章不讲`, `接住这一轮` are caught as well as the constitution's own examples.
+ */
+export const BANNED: readonly { family: string; pattern: RegExp; rule: string }[] = [
+  // R-写④: verb pairings made up for symmetry, named by the constitution itself
+  { family: "接住一轮", pattern: /接住(?:这|那|每|整)?[一1]?[轮回]/, rule: "R-写④" },
+  { family: "穿过 core", pattern: /穿过\s*(?:core|核心)/i, rule: "R-写④" },
+  // R-写⑤: "本章不讲 X" introduces X all the same
+  { family: "本章不讲", pattern: /(?:本|这一?|此|这|那)(?:章|节|课|篇)(?:里|中)?(?:先|暂|暂时|还|就|并|也)?(?:不讲|不谈|不涉及|不展开|不讨论)/, rule: "R-写⑤" },
+  // R-写④: the formula readers flagged in ten lessons' 点睛
+  { family: "这一节真正交付的", pattern: /(?:本|这一?|此)(?:章|节|课|篇)真正(?:要)?(?:交付|带来|留下)的?/, rule: "R-写④" },
 ];
 
 /** The H2 sections of §6.2, in order. */
 export const SECTIONS = ["问题", "解决方案", "工作原理", "试一下", "接入主线", "接下来", "Pi 源码溯源"] as const;
 
-/** Narrative sections under 词汇纪律 (R-写⑤). */
-export const NARRATIVE_SECTIONS: readonly string[] = ["问题", "解决方案", "工作原理", "接下来"];
+/** Sections outside 词汇纪律 (R-写⑤): labelled signposts are allowed in 接入主线, the Pi trace has its own control. */
+export const VOCABULARY_EXEMPT: readonly string[] = ["接入主线", "Pi 源码溯源"];
+/** What the title block (H1, motto, Pi 边界) is called in messages. */
+export const HEAD = "开头";
 
 /**
  * EVOLUTION.md §3 "本节新增零件" as names, per lesson. Always part of the later-lesson vocabulary
@@ -119,15 +143,18 @@ export const LESSON_NAMES: Readonly<Record<string, readonly string[]>> = {
 
 // ── types ───────────────────────────────────────────────────────────────────────────────────────────
 export type ApiReport = Record<string, string>;
-export type RunResult = { ok: true; stdout: string } | { ok: false; error: string };
-/** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
-export type CommandRunner = (command: string) => Promise<RunResult>;
 
 export interface PiLookup {
   hasName(name: string): boolean;
   hasPath(path: string): boolean;
   /** Every known Pi repo path (source files and docs), for short/suffix path forms. */
   paths: readonly string[];
+  /** Whether `name` (`A` or `A.b`) is defined in the Pi source file `path`. */
+  nameIn(name: string, path: string): boolean;
+  /** The Pi source files that define `name`. */
+  filesDefining(name: string): readonly string[];
+  /** A string literal type of Pi's declarations (`agent_start`). */
+  hasLiteral(value: string): boolean;
 }
 
 /** How a name first enters the course. */
@@ -162,120 +189,164 @@ export interface DocsContext {
 
 export type CheckFn = (lessonId: string, readme: string, ctx: DocsContext) => string[] | Promise<string[]>;
 
-// ── markdown ────────────────────────────────────────────────────────────────────────────────────────
-export type Block =
-  | { kind: "text"; line: number; text: string }
-  | { kind: "fence"; line: number; lang: string; body: string[]; closed: boolean };
-
+// ── markdown: the syntax tree ───────────────────────────────────────────────────────────────────────
 export interface Section {
   name: string;
   line: number;
-  blocks: Block[];
+  nodes: RootContent[];
 }
 
 export interface ParsedReadme {
   lines: string[];
-  /** Blocks before the first H2 (title included). */
-  head: Block[];
+  /** Nodes before the first H2 (the title block). */
+  head: RootContent[];
   sections: Section[];
 }
 
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const lineOf = (node: Nodes): number => node.position?.start.line ?? 0;
+const parsed = new Map<string, ParsedReadme>();
 
-/** Splits a README into text lines and fenced blocks, grouped by H2 sections (headings in fences ignored). */
+/** The README as GFM syntax tree, grouped by H2 sections (cached: every check reads the same text). */
 export function parseReadme(text: string): ParsedReadme {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    const open = FENCE_OPEN.exec(line);
-    if (open && !(open[2]?.startsWith("`") && open[3]?.includes("`"))) {
-      const marker = open[2] ?? "```";
-      const indent = open[1]?.length ?? 0;
-      const body: string[] = [];
-      let closed = false;
-      let j = i + 1;
-      for (; j < lines.length; j++) {
-        const l = lines[j] ?? "";
-        const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(l);
-        if (close && close[1]?.[0] === marker[0] && (close[1]?.length ?? 0) >= marker.length) {
-          closed = true;
-          break;
-        }
-        body.push(l.slice(Math.min(indent, /^ */.exec(l)?.[0].length ?? 0)));
-      }
-      blocks.push({ kind: "fence", line: i + 1, lang: (open[3] ?? "").trim().split(/\s+/)[0] ?? "", body, closed });
-      i = j;
-      continue;
-    }
-    blocks.push({ kind: "text", line: i + 1, text: line });
+  const hit = parsed.get(text);
+  if (hit) return hit;
+  const root = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const doc: ParsedReadme = { lines: text.replace(/\r\n?/g, "\n").split("\n"), head: [], sections: [] };
+  for (const node of root.children) {
+    if (node.type === "heading" && node.depth === 2) doc.sections.push({ name: toString(node).trim(), line: lineOf(node), nodes: [] });
+    else (doc.sections.at(-1)?.nodes ?? doc.head).push(node);
   }
-  const head: Block[] = [];
-  const sections: Section[] = [];
-  for (const block of blocks) {
-    const h2 = block.kind === "text" ? /^##\s+(.*?)\s*#*\s*$/.exec(block.text) : null;
-    if (h2 && block.kind === "text" && !block.text.startsWith("###")) {
-      sections.push({ name: h2[1] ?? "", line: block.line, blocks: [] });
-      continue;
-    }
-    (sections.at(-1)?.blocks ?? head).push(block);
-  }
-  return { lines, head, sections };
-}
-
-export interface Span {
-  text: string;
-  line: number;
-  /** The whole source line, and the span's [start, end) in it (end is after the closing backticks). */
-  source: string;
-  start: number;
-  end: number;
-}
-
-/** Inline code spans (`x`, ``x``, <code>x</code>) of one text line. */
-export function spansOfLine(source: string, line: number): Span[] {
-  const out: Span[] = [];
-  let i = 0;
-  while (i < source.length) {
-    if (source[i] === "\\") {
-      i += 2;
-      continue;
-    }
-    if (source[i] !== "`") {
-      i++;
-      continue;
-    }
-    let n = 0;
-    while (source[i + n] === "`") n++;
-    const fence = "`".repeat(n);
-    let j = source.indexOf(fence, i + n);
-    while (j !== -1 && source[j + n] === "`") {
-      let k = j;
-      while (source[k] === "`") k++;
-      j = source.indexOf(fence, k);
-    }
-    if (j === -1) {
-      i += n;
-      continue;
-    }
-    let text = source.slice(i + n, j);
-    if (text.length > 2 && text.startsWith(" ") && text.endsWith(" ")) text = text.slice(1, -1);
-    out.push({ text, line, source, start: i, end: j + n });
-    i = j + n;
-  }
-  for (const m of source.matchAll(/<code>(.*?)<\/code>/g)) {
-    out.push({ text: m[1] ?? "", line, source, start: m.index, end: m.index + m[0].length });
-  }
-  return out.sort((a, b) => a.start - b.start);
-}
-
-export function sectionSpans(section: Section): Span[] {
-  return section.blocks.flatMap((b) => (b.kind === "text" ? spansOfLine(b.text, b.line) : []));
+  parsed.set(text, doc);
+  return doc;
 }
 
 function findSection(readme: string, name: string): Section | undefined {
   return parseReadme(readme).sections.find((s) => s.name === name);
 }
+
+/** Calls `fn` on `nodes` and every node below them, in document order. */
+function walk(nodes: readonly Nodes[], fn: (node: Nodes) => void): void {
+  for (const n of nodes) {
+    fn(n);
+    if ("children" in n) walk(n.children, fn);
+  }
+}
+
+type Container = Paragraph | Heading | TableCell;
+
+/** Paragraphs, headings and table cells under `nodes` (inside lists, quotes and tables too), in order. */
+export function containers(nodes: readonly Nodes[]): Container[] {
+  const out: Container[] = [];
+  walk(nodes, (n) => {
+    if (n.type === "paragraph" || n.type === "heading" || n.type === "tableCell") out.push(n);
+  });
+  return out;
+}
+
+/** One piece of a line: prose (markup dropped, escapes undone) or an inline code span; `link` is the link URL it sits in. */
+export interface Piece {
+  code: boolean;
+  value: string;
+  link?: string;
+}
+
+/** A source line of a paragraph, heading or table cell. */
+export interface InlineLine {
+  line: number;
+  pieces: Piece[];
+}
+
+/** A paragraph, heading or table cell as source lines of prose and inline code (`<code>x</code>` is code too). */
+export function inlineLines(node: Container): InlineLine[] {
+  let cur: InlineLine = { line: lineOf(node), pieces: [] };
+  const out = [cur];
+  let htmlCode = false;
+  const push = (p: Piece): void => {
+    const last = cur.pieces.at(-1);
+    if (last && !last.code && !p.code && last.link === p.link) last.value += p.value;
+    else cur.pieces.push(p);
+  };
+  const visit = (children: readonly PhrasingContent[], link: string | undefined): void => {
+    for (const c of children) {
+      if (c.type === "text") {
+        c.value.split("\n").forEach((part, i) => {
+          if (i > 0) out.push((cur = { line: lineOf(c) + i, pieces: [] }));
+          if (part !== "") push({ code: htmlCode, value: part, link });
+        });
+      } else if (c.type === "inlineCode") push({ code: true, value: c.value, link });
+      else if (c.type === "break") out.push((cur = { line: c.position?.end.line ?? cur.line + 1, pieces: [] }));
+      else if (c.type === "html") htmlCode = /^<code>$/i.test(c.value.trim()) || (htmlCode && !/^<\/code>$/i.test(c.value.trim()));
+      else if (c.type === "link") visit(c.children, c.url);
+      else if ("children" in c) visit(c.children, link);
+    }
+  };
+  visit(node.children, undefined);
+  return out;
+}
+
+/** Every line of every paragraph, heading and table cell under `nodes`. */
+export function linesOf(nodes: readonly Nodes[]): InlineLine[] {
+  return containers(nodes).flatMap(inlineLines);
+}
+
+export const lineText = (l: InlineLine): string => l.pieces.map((p) => p.value).join("");
+
+/** An inline code span, with the lesson label right after it (`ToolCall`（s04 加）), if any. */
+export interface Span {
+  text: string;
+  line: number;
+  label: string | undefined;
+}
+
+const LABEL = /^\s*[（(]\s*(s\d\d)\s*(?:加|起|引入|新增)?\s*[）)]/;
+const JOINER = /^\s*(?:[、,，/／]|和|与|及|或)?\s*$/;
+
+/** The inline code spans of one line; a label after a list joined by 、 , / 和 covers the list. */
+export function spansOfLine(l: InlineLine): Span[] {
+  const out: Span[] = [];
+  for (let i = l.pieces.length - 1; i >= 0; i--) {
+    const p = l.pieces[i];
+    if (!p?.code) continue;
+    const next = l.pieces[i + 1];
+    let label = next && !next.code ? LABEL.exec(next.value)?.[1] : undefined;
+    if (label === undefined && (next?.code || (next && JOINER.test(next.value) && l.pieces[i + 2]?.code))) label = out[0]?.label;
+    out.unshift({ text: p.value, line: l.line, label });
+  }
+  return out;
+}
+
+/** A code-looking word of prose, with the label right after it, if any. */
+export interface ProseToken {
+  name: string;
+  /** As written: `run()` for a call. */
+  shown: string;
+  line: number;
+  label: string | undefined;
+}
+
+/**
+ * Identifier-like words of a line's prose (outside inline code), each with the label right after it.
+ * `looksLikeCode` decides which words count.
+ */
+export function proseTokens(l: InlineLine, looksLikeCode: (name: string, call: boolean) => boolean): ProseToken[] {
+  const out: ProseToken[] = [];
+  for (const p of l.pieces) {
+    if (p.code) continue;
+    for (const m of p.value.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)(\(\))?/g)) {
+      const name = m[1] ?? "";
+      const call = m[2] !== undefined;
+      if (!looksLikeCode(name, call) || (!call && FILE_EXT.test(p.value.slice(m.index).split(/[^\w$.-]/)[0] ?? ""))) continue; // APPEND_SYSTEM.md is a file
+      const label = LABEL.exec(p.value.slice(m.index + m[0].length))?.[1];
+      out.push({ name, shown: call ? `${name}()` : name, line: l.line, label });
+    }
+  }
+  return out;
+}
+
+/** Vocabulary: an uppercase letter after the first character (SessionTree, maxTurns), an underscore, or a call. */
+export const vocabularyLooking = (name: string, call: boolean): boolean => call || /[A-Z]/.test(name.slice(1)) || name.includes("_");
+/** Ghost nouns: camelCase/PascalCase (`maxTurns`, `ContextBlock`, not `JSON`), snake_case, or a call. */
+export const ghostLooking = (name: string, call: boolean): boolean => call || /[a-z][A-Z]/.test(name) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(name);
 
 // ── names in inline code ────────────────────────────────────────────────────────────────────────────
 const IDENT = /(?<![\w$])[A-Za-z_$][\w$]*/g;
@@ -283,6 +354,8 @@ const NAME_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:(?:\?\.|\.|#)[A-Za-z_$][\w$]*)
 const FILE_EXT = /\.(ts|mts|cts|js|mjs|cjs|json|md|txt|ya?ml|sh|html|css)$/i;
 /** Tool and product words that are never course nouns. */
 export const IGNORED_WORDS: ReadonlySet<string> = new Set(["npm", "npx", "tsx", "node", "tsc", "vitest", "git", "bash", "sh", "pi", "Pi", "TypeScript", "JavaScript", "JSON"]);
+/** Product and company names that look like code in prose (PascalCase) but are never course nouns. */
+export const PRODUCT_WORDS: ReadonlySet<string> = new Set(["TypeScript", "JavaScript", "GitHub", "OpenAI", "OpenShell", "VitePress", "DeepSeek", "ChatGPT", "macOS", "npmjs"]);
 /** TypeScript keywords and primitive type names: never "later-lesson vocabulary". */
 const TS_WORDS: ReadonlySet<string> = new Set(
   "type interface class function const let var return async await yield new this void null undefined true false string number boolean unknown never any object export import from extends implements readonly private public protected static constructor of in for if else switch case default break continue throw try catch finally typeof keyof as is".split(" "),
@@ -314,27 +387,6 @@ export function classifySpan(raw: string): SpanKind {
 /** Every identifier-looking word in a piece of code text, including inside string literals. */
 export function identifiersIn(text: string): string[] {
   return [...text.matchAll(IDENT)].map((m) => m[0]);
-}
-
-/** A span followed by `（s04 加）` / `(s04 加)` (or a group `A`、`B`（s04 加）) → the label's lesson. */
-export function labelsOf(spans: readonly Span[]): (string | undefined)[] {
-  const labels: (string | undefined)[] = spans.map(() => undefined);
-  for (let i = spans.length - 1; i >= 0; i--) {
-    const span = spans[i];
-    if (!span) continue;
-    const after = span.source.slice(span.end);
-    const own = /^\s*[（(]\s*(s\d\d)\s*(?:加|起|引入|新增)?\s*[）)]/.exec(after);
-    if (own) {
-      labels[i] = own[1];
-      continue;
-    }
-    const next = spans[i + 1];
-    if (next && next.line === span.line) {
-      const between = span.source.slice(span.end, next.start);
-      if (/^\s*(?:[、,，/／]|和|与|及|或)?\s*$/.test(between)) labels[i] = labels[i + 1];
-    }
-  }
-  return labels;
 }
 
 // ── code tokens ─────────────────────────────────────────────────────────────────────────────────────
@@ -376,7 +428,7 @@ export interface KeyInfo {
 /** Reads a report key (format in tests/api/README.md); undefined for tag keys (`X@since`, `X@upgraded`). */
 export function keyInfo(key: string): KeyInfo | undefined {
   if (key.includes("@")) return undefined;
-  const owner = /^[^.#|[@(= ]+/.exec(key)?.[0] ?? key;
+  const owner = ownerOf(key);
   const rest = key.slice(owner.length);
   if (rest === "") return { owner, tokens: [owner], kind: "decl" };
   if (rest === "()") return { owner, tokens: [], kind: "other" };
@@ -457,31 +509,10 @@ function removedNames(ctx: DocsContext): Set<string> {
   return out;
 }
 
-/** `: "a" | "b"` → literals, or null. */
-function literalUnion(text: string): { prefix: string; literals: string[] } | null {
-  const m = /^((?:readonly )?\??: )?(.*)$/.exec(text);
-  const literals = (m?.[2] ?? "").split(" | ");
-  if (!literals.every((l) => /^"[^"]*"$/.test(l))) return null;
-  return { prefix: m?.[1] ?? "", literals };
-}
-
 /** U1 upgrades by report comparison: removed keys and changed keys, except a literal union that only grew. */
 export function upgradesByDiff(prev: ApiReport, next: ApiReport): string[] {
-  const out: string[] = [];
-  for (const [key, from] of Object.entries(prev)) {
-    if (key.includes("@")) continue;
-    const to = next[key];
-    if (to === undefined) {
-      out.push(key);
-      continue;
-    }
-    if (to === from) continue;
-    const a = literalUnion(from);
-    const b = literalUnion(to);
-    if (a && b && a.prefix === b.prefix && a.literals.every((l) => b.literals.includes(l))) continue;
-    out.push(key);
-  }
-  return out;
+  const { removed, changed } = diffReports(prev, next);
+  return [...removed, ...changed].filter((c) => !c.key.includes("@") && !(c.to !== null && isLiteralUnionGrowth(c.from, c.to))).map((c) => c.key);
 }
 
 // ── check 1: template (§6.2) ────────────────────────────────────────────────────────────────────────
@@ -494,16 +525,13 @@ export function checkTemplate(lessonId: string, readme: string): string[] {
   if (!title) say(`line 1 must be "# ${lessonId}: <主题> — <点题>", got "${first}"`);
   else if (title[1] !== lessonId) say(`title names ${title[1]}, expected ${lessonId}`);
 
-  const head = doc.head.filter((b) => b.line > 1 && !(b.kind === "text" && b.text.trim() === ""));
   const quotes: string[] = [];
-  for (const b of head) {
-    if (b.kind === "text" && /^\s*>/.test(b.text)) {
-      const q = b.text.replace(/^\s*>\s?/, "").trim();
-      if (q !== "") quotes.push(q);
-    } else {
-      say(`line ${b.line}: only the motto and Pi 边界 quote lines may stand between the title and ## 问题`);
+  for (const node of doc.head.filter((n) => lineOf(n) > 1)) {
+    if (node.type !== "blockquote") {
+      say(`line ${lineOf(node)}: only the motto and Pi 边界 quote lines may stand between the title and ## 问题`);
       break;
     }
+    for (const l of linesOf(node.children)) if (lineText(l).trim() !== "") quotes.push(lineText(l).trim());
   }
   const boundary = quotes.findIndex((q) => /^Pi 边界[：:]\s*\S/.test(q));
   if (quotes.length === 0 || boundary === 0) say("missing the motto quote line `> …` after the title");
@@ -523,11 +551,10 @@ export function checkTemplate(lessonId: string, readme: string): string[] {
 
   const trace = doc.sections.find((s) => s.name === "Pi 源码溯源");
   if (trace) {
-    const body = trace.blocks.filter((b) => !(b.kind === "text" && b.text.trim() === ""));
-    const firstBlock = body[0];
-    const lastBlock = body.at(-1);
-    const opens = firstBlock?.kind === "text" && /^\s*<details(\s[^>]*)?>/.test(firstBlock.text) && !/<details[^>]*\bopen\b/.test(firstBlock.text);
-    const closes = lastBlock?.kind === "text" && /<\/details>\s*$/.test(lastBlock.text);
+    const source = (n: Nodes | undefined): string => (n?.position ? readme.slice(n.position.start.offset, n.position.end.offset) : "");
+    const head = source(trace.nodes[0]);
+    const opens = /^\s*<details(\s[^>]*)?>/.test(head) && !/^\s*<details[^>]*\bopen\b/.test(head);
+    const closes = /<\/details>\s*$/.test(source(trace.nodes.at(-1)));
     if (!opens || !closes) say("## Pi 源码溯源 must be folded: its body is one <details> … </details> (not open)");
   }
   return out;
@@ -535,12 +562,12 @@ export function checkTemplate(lessonId: string, readme: string): string[] {
 
 // ── check 2: 试一下 is real ──────────────────────────────────────────────────────────────────────────
 const LESSON_COMMAND = /^(?:npm\s+(?:run|run-script)\s+s\d\d\b|npm\s+(?:run\s+)?start\b|npx\s+tsx\s+s\d\d_[\w-]+\/code\.ts\b|tsx\s+s\d\d_[\w-]+\/code\.ts\b)/;
+const SHELL_LANGS: ReadonlySet<string> = new Set(["bash", "sh", "shell"]);
+const OUTPUT_LANGS: ReadonlySet<string> = new Set(["", "text", "txt", "plain", "plaintext"]);
 
 /** The command lines of a bash/sh block that run a lesson (`$ ` prompts stripped). */
 export function lessonCommands(body: readonly string[]): string[] {
-  return body
-    .map((l) => l.trim().replace(/^\$\s+/, ""))
-    .filter((l) => LESSON_COMMAND.test(l));
+  return body.map((l) => l.trim().replace(/^\$\s+/, "")).filter((l) => LESSON_COMMAND.test(l));
 }
 
 /** Trailing spaces per line and trailing blank lines dropped. */
@@ -555,18 +582,17 @@ export async function checkTryIt(lessonId: string, readme: string, ctx: DocsCont
   if (!section) return [];
   const say = (what: string): string => `${lessonId} README 试一下: ${what}`;
   const out: string[] = [];
-  const blocks = section.blocks.filter((b) => !(b.kind === "text" && b.text.trim() === ""));
   let runsThisLesson = false;
   const jobs: Promise<string | undefined>[] = [];
-  blocks.forEach((block, i) => {
-    if (block.kind !== "fence" || !["bash", "sh", "shell"].includes(block.lang)) return;
-    const commands = lessonCommands(block.body);
+  section.nodes.forEach((block, i) => {
+    if (block.type !== "code" || !SHELL_LANGS.has(block.lang ?? "")) return;
+    const commands = lessonCommands(block.value.split("\n"));
     if (commands.length === 0) return;
     if (commands.some((c) => /\bs(\d\d)\b|\bs(\d\d)_/.exec(c)?.slice(1).find(Boolean) === lessonId.slice(1))) runsThisLesson = true;
-    const next = blocks[i + 1];
+    const next = section.nodes[i + 1];
     const shown = commands.join(" && ");
-    if (!next || next.kind !== "fence" || !["", "text", "txt", "plain", "plaintext"].includes(next.lang)) {
-      out.push(say(`the command block at line ${block.line} (${shown}) must be followed by a \`\`\`text block with its output`));
+    if (next?.type !== "code" || !OUTPUT_LANGS.has(next.lang ?? "")) {
+      out.push(say(`the command block at line ${lineOf(block)} (${shown}) must be followed by a \`\`\`text block with its output`));
       return;
     }
     jobs.push(
@@ -574,12 +600,11 @@ export async function checkTryIt(lessonId: string, readme: string, ctx: DocsCont
         const failed = results.find((r): r is { ok: false; error: string } => !r.ok);
         if (failed) return say(`\`${shown}\` failed: ${failed.error}`);
         const got = normalizeOutput(results.map((r) => (r.ok ? r.stdout : "")).join(""));
-        const expected = normalizeOutput(next.body.join("\n"));
-        const n = Math.max(got.length, expected.length);
-        for (let k = 0; k < n; k++) {
+        const expected = normalizeOutput(next.value);
+        for (let k = 0; k < Math.max(got.length, expected.length); k++) {
           if (got[k] !== expected[k]) {
             const show = (s: string | undefined): string => (s === undefined ? "(end of output)" : `"${s}"`);
-            return say(`output differs at line ${k + 1}: expected ${show(expected[k])}, got ${show(got[k])} (${shown}, block at line ${next.line})`);
+            return say(`output differs at line ${k + 1}: expected ${show(expected[k])}, got ${show(got[k])} (${shown}, block at line ${lineOf(next)})`);
           }
         }
         return undefined;
@@ -589,6 +614,12 @@ export async function checkTryIt(lessonId: string, readme: string, ctx: DocsCont
   for (const r of await Promise.all(jobs)) if (r !== undefined) out.push(r);
   if (!runsThisLesson) out.push(say(`no \`\`\`bash block runs this lesson (e.g. npm run ${lessonId}) followed by its output`));
   return out;
+}
+
+/** Every 试一下 lesson command of a README (to start the runs early, in parallel). */
+export function tryItCommands(readme: string): string[] {
+  const section = findSection(readme, "试一下");
+  return (section?.nodes ?? []).flatMap((b) => (b.type === "code" && SHELL_LANGS.has(b.lang ?? "") ? lessonCommands(b.value.split("\n")) : []));
 }
 
 // ── check 3: 接入主线 agrees with the API diff (§6.4) ────────────────────────────────────────────────
@@ -653,94 +684,50 @@ export function addedNames(ctx: DocsContext): { required: Requirement[]; claimab
   return { required, claimable, fresh, newDecls };
 }
 
-type TextBlock = Extract<Block, { kind: "text" }>;
+const cellSpans = (cell: TableCell | undefined): Span[] => (cell ? inlineLines(cell).flatMap(spansOfLine) : []);
+const unlabelled = (spans: readonly Span[]): Span[] => spans.filter((s) => s.label === undefined);
+/** Text that claims what follows as new: `+` or `新增`. */
+const CLAIM = /^\s*(?:\+|新增)/;
+/** A cell that says "nothing here": `—` (also `——`, `–`, `-`, `无`). */
+const EMPTY_CELL = /^\s*(?:—+|–|-|无)\s*$/;
 
-/** A section's text as units: each table row alone, each prose paragraph (consecutive non-blank lines) together. */
-export function textUnits(section: Section): TextBlock[][] {
-  const units: TextBlock[][] = [];
-  let para: TextBlock[] = [];
-  const flush = (): void => {
-    if (para.length > 0) units.push(para);
-    para = [];
-  };
-  for (const b of section.blocks) {
-    if (b.kind !== "text" || b.text.trim() === "") {
-      flush();
-      continue;
-    }
-    if (b.text.trim().startsWith("|")) {
-      flush();
-      units.push([b]);
-    } else para.push(b);
-  }
-  flush();
-  return units;
+/** The table rows under `nodes` (header rows too). */
+function tableRows(nodes: readonly Nodes[]): TableRow[] {
+  const rows: TableRow[] = [];
+  walk(nodes, (n) => {
+    if (n.type === "tableRow") rows.push(n);
+  });
+  return rows;
 }
 
-/** Claimed-new spans: in a table cell, list item or line whose text starts with `+` or `新增`. */
-export function claimSpans(section: Section): Span[] {
+/** Claimed-new spans: in a table cell or line whose text starts with `+` or `新增`, or a `+` list item's first line. */
+export function claimSpans(section: Section, readme: string): Span[] {
   const out: Span[] = [];
-  for (const b of section.blocks) {
-    if (b.kind !== "text") continue;
-    const spans = spansOfLine(b.text, b.line);
-    const labels = labelsOf(spans);
-    const keep = (from: number, to: number): void => {
-      spans.forEach((s, i) => {
-        if (s.start >= from && s.end <= to && labels[i] === undefined) out.push(s);
-      });
-    };
-    const t = b.text.trim();
-    if (t.startsWith("|")) {
-      let pos = b.text.indexOf("|");
-      while (pos !== -1) {
-        let end = b.text.indexOf("|", pos + 1);
-        while (end !== -1 && b.text[end - 1] === "\\") end = b.text.indexOf("|", end + 1);
-        if (end === -1) break;
-        if (/^\s*(?:\+|新增)/.test(b.text.slice(pos + 1, end))) keep(pos + 1, end);
-        pos = end;
-      }
-    } else if (/^(?:(?:[-*]|\d+\.)\s+)?(?:\+|新增)/.test(t)) keep(0, b.text.length);
+  const plusItems = new Set<Nodes>();
+  walk(section.nodes, (n) => {
+    const first = n.type === "listItem" ? n.children[0] : undefined;
+    if (first && readme[n.position?.start.offset ?? -1] === "+") plusItems.add(first);
+  });
+  for (const c of containers(section.nodes)) {
+    if (c.type === "tableCell") {
+      if (CLAIM.test(toString(c))) out.push(...unlabelled(cellSpans(c)));
+      continue;
+    }
+    inlineLines(c).forEach((l, i) => {
+      if ((i === 0 && plusItems.has(c)) || CLAIM.test(lineText(l))) out.push(...unlabelled(spansOfLine(l)));
+    });
   }
   return out;
 }
-
-/** The cells of a table row as [start, end) ranges between unescaped pipes (text outside the outer pipes dropped). */
-export function tableCells(text: string): { start: number; end: number }[] {
-  const cells: { start: number; end: number }[] = [];
-  let pos = text.indexOf("|");
-  while (pos !== -1) {
-    let end = text.indexOf("|", pos + 1);
-    while (end !== -1 && text[end - 1] === "\\") end = text.indexOf("|", end + 1);
-    if (end === -1) break;
-    cells.push({ start: pos + 1, end });
-    pos = end;
-  }
-  return cells;
-}
-
-/** A cell that says "nothing here": `—` (also `——`, `–`, `-`, `无`). */
-const EMPTY_CELL = /^\s*(?:—+|–|-|无)\s*$/;
 
 /**
  * Spans claimed new by a change-table row: a table row whose SECOND cell is empty (`—`, i.e. the previous
  * lesson had nothing there) claims the unlabelled backticked names of its FIRST cell as new in this lesson.
  */
 export function newRowSpans(section: Section): Span[] {
-  const out: Span[] = [];
-  for (const b of section.blocks) {
-    if (b.kind !== "text" || !b.text.trim().startsWith("|")) continue;
-    const cells = tableCells(b.text);
-    const first = cells[0];
-    const second = cells[1];
-    if (!first || !second || !EMPTY_CELL.test(b.text.slice(second.start, second.end))) continue;
-    if (cells.every((c) => /^\s*:?-+:?\s*$/.test(b.text.slice(c.start, c.end)))) continue; // |-|-| delimiter row
-    const spans = spansOfLine(b.text, b.line);
-    const labels = labelsOf(spans);
-    spans.forEach((s, i) => {
-      if (s.start >= first.start && s.end <= first.end && labels[i] === undefined) out.push(s);
-    });
-  }
-  return out;
+  return tableRows(section.nodes)
+    .filter((row) => row.children[1] !== undefined && EMPTY_CELL.test(toString(row.children[1])))
+    .flatMap((row) => unlabelled(cellSpans(row.children[0])));
 }
 
 export function checkMainline(lessonId: string, readme: string, ctx: DocsContext): string[] {
@@ -750,27 +737,36 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
   if (!ctx.report) return [say(`no API report tests/api/${lessonId}.json (run npx tsx scripts/api.ts)`)];
   if (ctx.prevLesson !== undefined && !ctx.prevReport) return [say(`no API report tests/api/${ctx.prevLesson}.json to diff against (run npx tsx scripts/api.ts)`)];
   const out: string[] = [];
-  const named = new Set<string>();
-  for (const s of sectionSpans(section)) for (const id of identifiersIn(s.text)) named.add(id);
-  for (const b of section.blocks) if (b.kind === "fence") for (const id of identifiersIn(b.body.join("\n"))) named.add(id);
 
+  // one row per change: a new declaration in a row's first cell; a member there too, or in its owner's row
+  const ids = (spans: readonly Span[]): Set<string> => new Set(spans.flatMap((s) => identifiersIn(s.text)));
+  const rows = tableRows(section.nodes).map((row) => ({ first: ids(cellSpans(row.children[0])), all: ids(row.children.flatMap(cellSpans)) }));
   const { required, claimable, fresh, newDecls } = addedNames(ctx);
   const diffName = ctx.prevLesson ? `the API diff ${ctx.prevLesson} → ${lessonId}` : `${lessonId}'s API report`;
-  const missing = new Map<string, string[]>();
-  for (const r of required) if (!named.has(r.token)) missing.set(r.token, [...(missing.get(r.token) ?? []), r.key]);
-  for (const [token, keys] of missing) {
-    const what = ctx.prevReport ? `new in ${lessonId}` : `an ${lessonId} declaration (the foundation)`;
+  const missing = new Map<string, { keys: string[]; owners: Set<string> }>();
+  for (const { key, token } of required) {
+    const info = keyInfo(key);
+    const owner = info && info.kind !== "decl" ? info.owner : undefined;
+    if (rows.some((r) => r.first.has(token) || (owner !== undefined && r.first.has(owner) && r.all.has(token)))) continue;
+    const m = missing.get(token) ?? { keys: [], owners: new Set<string>() };
+    m.keys.push(key);
+    if (owner !== undefined) m.owners.add(owner);
+    missing.set(token, m);
+  }
+  for (const [token, { keys, owners }] of missing) {
     const detail = keys.filter((k) => k !== token);
-    out.push(say(`\`${token}\` is ${what} but not named here${detail.length > 0 ? ` (${detail.join(", ")})` : ""}`));
+    const where = owners.size > 0 ? `its first cell, or the row of ${[...owners].map((o) => `\`${o}\``).join("/")}` : "its first cell";
+    const what = ctx.prevReport ? `new in ${lessonId}` : `an ${lessonId} declaration (the foundation)`;
+    out.push(say(`\`${token}\` is ${what}${detail.length > 0 ? ` (${detail.join(", ")})` : ""} but no change-table row names it in ${where}`));
   }
 
-  // U1: named on a line / paragraph with 这是升级
+  // U1: named in the same table row or paragraph as 这是升级
   if (ctx.upgrades.length > 0) {
-    const upgradeNames = new Set<string>();
-    for (const unit of textUnits(section)) {
-      if (!unit.some((b) => b.text.includes("这是升级"))) continue;
-      for (const b of unit) for (const s of spansOfLine(b.text, b.line)) for (const id of identifiersIn(s.text)) upgradeNames.add(id);
-    }
+    const units: Span[][] = [
+      ...tableRows(section.nodes).filter((r) => toString(r).includes("这是升级")).map((r) => r.children.flatMap(cellSpans)),
+      ...containers(section.nodes).filter((c) => c.type !== "tableCell" && toString(c).includes("这是升级")).map((c) => inlineLines(c).flatMap(spansOfLine)),
+    ];
+    const upgradeNames = ids(units.flat());
     for (const key of ctx.upgrades) {
       const info = keyInfo(key);
       if (!info) continue;
@@ -795,7 +791,7 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
     }
   };
   reportClaims(
-    claimSpans(section),
+    claimSpans(section, readme),
     (lit) => claimable.has(lit),
     (p) => (p.length === 1 ? claimable.has(p[0] ?? "") : claimable.has(`${p[0]}.${p[1]}`) || claimable.has(p[0] ?? "")),
   );
@@ -811,6 +807,8 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
 }
 
 // ── check 4: ghost nouns ────────────────────────────────────────────────────────────────────────────
+const SAYS_PI = /(?<![\w-])Pi(?![\w-])/;
+
 export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsContext): string[] {
   const out: string[] = [];
   const tokens = codeTokens(ctx.code);
@@ -820,91 +818,79 @@ export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsConte
     if (section.name === "Pi 源码溯源") continue;
     const say = (what: string): void => void out.push(`${lessonId} README ${section.name}: ${what}`);
     const mainline = section.name === "接入主线";
-    const spans = sectionSpans(section);
-    const labels = labelsOf(spans);
-    spans.forEach((span, i) => {
-      const kind = classifySpan(span.text);
-      if (kind.kind === "ignore") return;
-      if (kind.kind === "literal") {
-        // 接入主线里，带着后续课标签的字面量（`"toolUse"`（s04 加））要核对标签，而不是要求本课代码里有它。
-        const label = mainline ? labels[i] : undefined;
-        if (label !== undefined && lessonNum(label) > lessonNum(lessonId)) {
-          const first = ctx.origins.get(kind.value)?.lesson;
-          if (first !== label) say(`\`"${kind.value}"\` is labelled (${label} 加) but ${first === undefined ? "no lesson introduces it" : `first appears in ${first}`}`);
-          return;
-        }
-        if (!ctx.code.includes(kind.value)) say(`ghost literal \`"${kind.value}"\` (not in ${ctx.lessonDir}/code.ts)`);
-        return;
-      }
-      for (const lit of kind.literals) if (!ctx.code.includes(lit)) say(`ghost literal \`"${lit}"\` (not in ${ctx.lessonDir}/code.ts)`);
-      for (const path of kind.paths) {
-        const shown = path.join(".");
-        const label = mainline ? labels[i] : undefined;
-        if (label !== undefined && lessonNum(label) > lessonNum(lessonId)) {
-          const firsts = path.map((p) => ctx.origins.get(p)?.lesson).filter((l): l is string => l !== undefined);
-          const first = firsts.length === path.length ? firsts.reduce((a, b) => (lessonNum(a) >= lessonNum(b) ? a : b)) : undefined;
-          if (first !== undefined && first !== label) say(`\`${shown}\` is labelled (${label} 加) but first appears in ${first}`);
-          else if (first === undefined && ctx.reported.has(label)) say(`\`${shown}\` is labelled (${label} 加) but ${label}'s API report does not have it`);
-          continue;
-        }
-        const later = path.map((p) => laterLessonOf(p, lessonId, ctx)).find((l) => l !== undefined);
-        if (mainline && later !== undefined) {
-          say(`\`${shown}\` comes from ${later}: label it right after the name, \`${shown}\`（${later} 加）`);
-          continue;
-        }
-        const ghost = path.find((p) => !known(p));
-        if (ghost !== undefined) say(`ghost noun \`${shown}\` (not in ${ctx.lessonDir}/code.ts)`);
-      }
+    /** A later lesson's name in 接入主线 with a label: the label must be right. Returns whether it was handled. */
+    const labelled = (shown: string, parts: readonly string[], label: string | undefined): boolean => {
+      if (!mainline || label === undefined || lessonNum(label) <= lessonNum(lessonId)) return false;
+      const firsts = parts.map((p) => ctx.origins.get(p)?.lesson).filter((l): l is string => l !== undefined);
+      const first = firsts.length === parts.length ? firsts.reduce((a, b) => (lessonNum(a) >= lessonNum(b) ? a : b)) : undefined;
+      if (first !== undefined && first !== label) say(`\`${shown}\` is labelled (${label} 加) but first appears in ${first}`);
+      else if (first === undefined && ctx.reported.has(label)) say(`\`${shown}\` is labelled (${label} 加) but ${label}'s API report does not have it`);
+      return true;
+    };
+    // a table column whose header names Pi (`| | 课程 | Pi 1.6.0 |`): its cells speak of Pi
+    const piCells = new Set<Nodes>();
+    walk(section.nodes, (n) => {
+      if (n.type !== "table") return;
+      n.children[0]?.children.forEach((head, i) => {
+        if (SAYS_PI.test(toString(head))) for (const row of n.children.slice(1)) if (row.children[i]) piCells.add(row.children[i]);
+      });
     });
+    for (const [container, line] of containers(section.nodes).flatMap((c) => inlineLines(c).map((l) => [c, l] as const))) {
+      // a name of Pi 1.6.0 on a line that says it is Pi's (`Pi 里叫 ExtensionFactory`) points the reader to Pi, not to code.ts
+      const saysPi = piCells.has(container) || SAYS_PI.test(lineText(line));
+      const piName = (parts: readonly string[]): boolean => saysPi && (ctx.pi.hasName(parts.slice(0, 2).join(".")) || (parts.length === 1 && ctx.pi.hasLiteral(parts[0] ?? "")));
+      const laterOrGhost = (shown: string, parts: readonly string[], where: string): void => {
+        const later = parts.map((p) => laterLessonOf(p, lessonId, ctx)).find((l) => l !== undefined);
+        if (mainline && later !== undefined) say(`\`${shown}\`${where} comes from ${later}: label it right after the name, \`${shown}\`（${later} 加）`);
+        else if (parts.some((p) => !known(p)) && !piName(parts)) say(`ghost noun \`${shown}\`${where} (not in ${ctx.lessonDir}/code.ts)`);
+      };
+      for (const span of spansOfLine(line)) {
+        const kind = classifySpan(span.text);
+        if (kind.kind === "ignore") continue;
+        if (kind.kind === "literal") {
+          // 接入主线里，带着后续课标签的字面量（`"toolUse"`（s04 加））要核对标签，而不是要求本课代码里有它。
+          if (mainline && span.label !== undefined && lessonNum(span.label) > lessonNum(lessonId)) {
+            const first = ctx.origins.get(kind.value)?.lesson;
+            if (first !== span.label) say(`\`"${kind.value}"\` is labelled (${span.label} 加) but ${first === undefined ? "no lesson introduces it" : `first appears in ${first}`}`);
+          } else if (!ctx.code.includes(kind.value)) say(`ghost literal \`"${kind.value}"\` (not in ${ctx.lessonDir}/code.ts)`);
+          continue;
+        }
+        for (const lit of kind.literals) if (!ctx.code.includes(lit)) say(`ghost literal \`"${lit}"\` (not in ${ctx.lessonDir}/code.ts)`);
+        for (const path of kind.paths) if (!labelled(path.join("."), path, span.label)) laterOrGhost(path.join("."), path, "");
+      }
+      // plain prose: a code-looking word is a name too, and must be this lesson's. A later lesson's name outside
+      // 接入主线 is the vocabulary check's to report (it is a real name, just too early).
+      for (const t of proseTokens(line, ghostLooking)) {
+        if (PRODUCT_WORDS.has(t.name) || IGNORED_WORDS.has(t.name)) continue;
+        if (!mainline && laterLessonOf(t.name, lessonId, ctx) !== undefined) continue;
+        if (!labelled(t.shown, [t.name], t.label)) laterOrGhost(t.shown, [t.name], " in prose");
+      }
+    }
   }
   return [...new Set(out)];
 }
 
 // ── check 5: vocabulary discipline (R-写⑤) ──────────────────────────────────────────────────────────
-/** A line with its inline code spans blanked out and markdown backslash escapes (`tool\_call`) undone. */
-export function proseOfLine(source: string, line: number): string {
-  let text = source;
-  for (const span of spansOfLine(source, line)) text = text.slice(0, span.start) + " ".repeat(span.end - span.start) + text.slice(span.end);
-  return text.replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
-}
-
-/**
- * Identifier-like tokens of plain prose: camelCase/PascalCase (an uppercase letter after the first
- * character: `SessionTree`, `maxTurns`), snake_case (`tool_call`), or a call `name()`. Plain words
- * (`run`, `model`, `append`) are not code-looking and are skipped. Returns the name and how it was written.
- */
-export function proseIdentifiers(text: string): { name: string; shown: string }[] {
-  const out: { name: string; shown: string }[] = [];
-  for (const m of text.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)(\(\))?/g)) {
-    const name = m[1] ?? "";
-    const call = m[2] !== undefined;
-    if (call || /[A-Z]/.test(name.slice(1)) || name.includes("_")) out.push({ name, shown: call ? `${name}()` : name });
-  }
-  return out;
-}
-
 export function checkVocabulary(lessonId: string, readme: string, ctx: DocsContext): string[] {
   const out: string[] = [];
-  for (const section of parseReadme(readme).sections) {
-    if (!NARRATIVE_SECTIONS.includes(section.name)) continue;
-    for (const span of sectionSpans(section)) {
-      const t = span.text.trim();
-      if (/^(?:npm|npx|tsx|node)\s/.test(t) || /^[\w.-]*\/[\w./-]*$/.test(t) || FILE_EXT.test(t)) continue;
-      for (const id of identifiersIn(t)) {
-        const later = laterLessonOf(id, lessonId, ctx);
-        if (later !== undefined) {
-          out.push(`${lessonId} README ${section.name}: \`${id}\` is introduced in ${later}; ${section.name} may only use names this lesson has explained (R-写⑤)`);
+  const doc = parseReadme(readme);
+  const scopes = [{ name: HEAD, nodes: doc.head }, ...doc.sections.filter((s) => !VOCABULARY_EXEMPT.includes(s.name))];
+  for (const { name: section, nodes } of scopes) {
+    const say = (shown: string, later: string, where = ""): void =>
+      void out.push(`${lessonId} README ${section}: \`${shown}\`${where} is introduced in ${later}; ${section} may only use names this lesson has explained (R-写⑤)`);
+    for (const line of linesOf(nodes)) {
+      for (const span of spansOfLine(line)) {
+        const t = span.text.trim();
+        if (/^(?:npm|npx|tsx|node)\s/.test(t) || /^[\w.-]*\/[\w./-]*$/.test(t) || FILE_EXT.test(t)) continue;
+        for (const id of identifiersIn(t)) {
+          const later = laterLessonOf(id, lessonId, ctx);
+          if (later !== undefined) say(id, later);
         }
       }
-    }
-    // Plain prose (outside inline code and fenced blocks): only code-looking tokens count.
-    for (const b of section.blocks) {
-      if (b.kind !== "text") continue;
-      for (const { name, shown } of proseIdentifiers(proseOfLine(b.text, b.line))) {
+      // plain prose (outside inline code and fenced blocks): only code-looking tokens count
+      for (const { name, shown } of proseTokens(line, vocabularyLooking)) {
         const later = laterLessonOf(name, lessonId, ctx);
-        if (later !== undefined) {
-          out.push(`${lessonId} README ${section.name}: \`${shown}\` (in prose) is introduced in ${later}; ${section.name} may only use names this lesson has explained (R-写⑤)`);
-        }
+        if (later !== undefined) say(shown, later, " (in prose)");
       }
     }
   }
@@ -913,16 +899,26 @@ export function checkVocabulary(lessonId: string, readme: string, ctx: DocsConte
 
 // ── check 6: Pi source trace is real ────────────────────────────────────────────────────────────────
 const SHORT_PATHS: Readonly<Record<string, string>> = { "ai/": "packages/ai/src/", "agent/": "packages/agent/src/", "ca/": "packages/coding-agent/src/" };
+const PI_REPO_URL = /^https?:\/\/github\.com\/earendil-works\/pi\/(?:blob|tree)\/[^/]+\/(.+)$/;
+const PI_PATH_IN_TEXT = /(?<![\w/.-])(?:packages\/[\w./-]+|docs\/[\w./-]+\.md)/g;
 
 /** Whether a cited path exists in Pi; undefined when the text is not a Pi path citation at all. */
 export function piPathExists(raw: string, pi: PiLookup): boolean | undefined {
-  const p = raw.replace(/^\.\//, "").replace(/(?::\d+(?:-\d+)?|#.*)$/, "").replace(/[.,;:)]+$/, "");
-  if (/[*<>{}]/.test(p) || /^[.~]/.test(p) || /^s\d\d_/.test(p) || /^(?:tests|scripts)\//.test(p)) return undefined;
-  if (p.startsWith("packages/")) return pi.hasPath(p);
-  if (p.startsWith("docs/")) return pi.hasPath(`packages/coding-agent/${p}`);
-  for (const [short, long] of Object.entries(SHORT_PATHS)) if (p.startsWith(short)) return pi.hasPath(long + p.slice(short.length));
+  const files = piPathFiles(raw, pi);
+  return files === undefined ? undefined : files.length > 0;
+}
+
+/** The Pi repo paths a citation resolves to (a file, a folder, or a bare file name's matches); undefined when not a Pi path. */
+function piPathFiles(raw: string, pi: PiLookup): string[] | undefined {
+  const url = PI_REPO_URL.exec(raw)?.[1];
+  const p = (url ?? raw).replace(/^\.\//, "").replace(/(?::\d+(?:-\d+)?|#.*)$/, "").replace(/[.,;:)]+$/, "");
+  if (/[*<>{}]/.test(p) || /^[.~]/.test(p) || /^s\d\d_/.test(p) || /^(?:tests|scripts)\//.test(p) || /^[a-z]+:/.test(p)) return undefined;
+  const full = (q: string): string[] => (pi.hasPath(q) ? [q] : []);
+  if (p.startsWith("packages/")) return full(p);
+  if (p.startsWith("docs/")) return full(`packages/coding-agent/${p}`);
+  for (const [short, long] of Object.entries(SHORT_PATHS)) if (p.startsWith(short)) return full(long + p.slice(short.length));
   if (!/\.(ts|js)$/.test(p)) return undefined;
-  return pi.paths.some((known) => known === p || known.endsWith(`/${p}`));
+  return pi.paths.filter((known) => known === p || known.endsWith(`/${p}`));
 }
 
 export function checkPiTrace(lessonId: string, readme: string, ctx: DocsContext): string[] {
@@ -931,47 +927,152 @@ export function checkPiTrace(lessonId: string, readme: string, ctx: DocsContext)
   const out: string[] = [];
   const say = (what: string): void => void out.push(`${lessonId} README Pi 源码溯源: ${what}`);
   const tokens = codeTokens(ctx.code);
-  const inSpans = new Set<string>();
-  for (const span of sectionSpans(section)) {
-    const text = span.text.trim();
-    if (/^(["']).*\1$/s.test(text) || /\s/.test(text) || text === "") continue;
-    if (text.includes("/") || FILE_EXT.test(text)) {
-      inSpans.add(text);
-      const exists = piPathExists(text, ctx.pi);
-      if (exists === false) say(`path \`${text}\` not found in Pi 1.6.0`);
-      continue;
+  const plain: string[] = [];
+  for (const line of linesOf(section.nodes)) {
+    for (const piece of line.pieces) {
+      if (piece.link !== undefined) plain.push(piece.link);
+      if (!piece.code) plain.push(piece.value);
     }
-    const kind = classifySpan(text);
-    if (kind.kind !== "names") continue;
-    for (const path of kind.paths) {
-      if (path.every((p) => tokens.has(p))) continue; // a course name of this lesson
-      const name = path.slice(0, 2).join(".");
-      if (!ctx.pi.hasName(name)) say(`\`${path.join(".")}\` not found in Pi 1.6.0`);
+    for (const span of spansOfLine(line)) {
+      const text = span.text.trim();
+      if (/^(["']).*\1$/s.test(text) || /\s/.test(text) || text === "") continue;
+      if (text.includes("/") || FILE_EXT.test(text)) {
+        if (piPathExists(text, ctx.pi) === false) say(`path \`${text}\` not found in Pi 1.6.0`);
+        continue;
+      }
+      const kind = classifySpan(text);
+      if (kind.kind !== "names") continue;
+      for (const path of kind.paths) {
+        if (path.every((p) => tokens.has(p))) continue; // a course name of this lesson
+        if (!ctx.pi.hasName(path.slice(0, 2).join("."))) say(`\`${path.join(".")}\` not found in Pi 1.6.0`);
+      }
     }
   }
-  for (const b of section.blocks) {
-    const text = b.kind === "text" ? b.text : b.body.join("\n");
-    for (const m of text.matchAll(/(?<![\w/.-])(?:packages\/[\w./-]+|docs\/[\w./-]+\.md)/g)) {
+  walk(section.nodes, (n) => {
+    if (n.type === "code" || n.type === "html") plain.push(n.value);
+  });
+  for (const text of plain) {
+    if (PI_REPO_URL.test(text)) {
+      if (piPathExists(text, ctx.pi) === false) say(`path \`${text}\` not found in Pi 1.6.0`);
+      continue;
+    }
+    for (const m of text.matchAll(PI_PATH_IN_TEXT)) {
       const p = m[0].replace(/[.,;:)]+$/, "");
-      if (inSpans.has(p)) continue;
       if (piPathExists(p, ctx.pi) === false) say(`path \`${p}\` not found in Pi 1.6.0`);
     }
   }
   return [...new Set(out)];
 }
 
-// ── check 7: banned phrases ─────────────────────────────────────────────────────────────────────────
-export function checkBannedPhrases(lessonId: string, readme: string): string[] {
-  const out: string[] = [];
-  readme.split("\n").forEach((line, i) => {
-    for (const { phrase, rule } of BANNED_PHRASES) {
-      if (line.includes(phrase)) out.push(`${lessonId} README: banned phrase 「${phrase}」 at line ${i + 1} (${rule})`);
-    }
-  });
-  return out;
+// ── check 7: a Pi name next to a Pi path is defined in that file ───────────────────────────────────
+/** Between a path and the names it holds: 的, 里的, 中的, 里的内部函数, 定义了, ：… */
+const PATH_THEN_NAME = /^\s*(?:(?:里|中)?(?:定义了|导出了?|的)?(?:内部|导出的)?(?:函数|类型|类|接口|方法|常量|字段)?\s*[：:]?\s*)$/;
+/** Between names of one list after a path: 、 和 与 及 (a comma ends the clause). */
+const NAME_LIST = /^\s*(?:、|和|与|及)\s*$/;
+/** Between a name and the path that holds it: （ , ，在 , 见 … */
+const NAME_THEN_PATH = /^\s*(?:[（(]\s*(?:见|在|定义在|位于)?|[，,]?\s*(?:见|在|定义在|位于))\s*$/;
+
+interface Cited {
+  kind: "path" | "name";
+  /** The path as written (for messages), or the name. */
+  text: string;
+  files: readonly string[];
+  /** Name parts (`A.b` → ["A", "b"]). */
+  parts: string[];
 }
 
-// ── check 8: code excerpts match code.ts ───────────────────────────────────────────────────────────
+/** The Pi paths and names of one line, in order, with the prose between them. */
+function citations(l: InlineLine, pi: PiLookup): (Cited | string)[] {
+  const items: (Cited | string)[] = [];
+  const text = (s: string): void => {
+    if (typeof items.at(-1) === "string") items[items.length - 1] += s;
+    else items.push(s);
+  };
+  for (let i = 0; i < l.pieces.length; i++) {
+    const p = l.pieces[i] as Piece;
+    const linked = p.link !== undefined ? piPathFiles(p.link, pi) : undefined;
+    if (linked !== undefined) {
+      // one item for the whole link text
+      while (l.pieces[i + 1]?.link === p.link) i++;
+      items.push({ kind: "path", text: p.link ?? "", files: linked, parts: [] });
+      continue;
+    }
+    if (!p.code) {
+      text(p.value);
+      continue;
+    }
+    const t = p.value.trim();
+    const files = t.includes("/") || FILE_EXT.test(t) ? piPathFiles(t, pi) : undefined;
+    if (files !== undefined) {
+      items.push({ kind: "path", text: t, files, parts: [] });
+      continue;
+    }
+    const kind = classifySpan(t);
+    if (kind.kind === "names" && kind.literals.length === 0 && kind.paths.length === 1) items.push({ kind: "name", text: t, files: [], parts: kind.paths[0] ?? [] });
+    else text(" ¶ "); // anything else breaks a pairing
+  }
+  return items;
+}
+
+export function checkPiFiles(lessonId: string, readme: string, ctx: DocsContext): string[] {
+  const out: string[] = [];
+  const doc = parseReadme(readme);
+  for (const { name: where, nodes } of [{ name: HEAD, nodes: doc.head }, ...doc.sections]) {
+    for (const line of linesOf(nodes)) {
+      const items = citations(line, ctx.pi);
+      const check = (path: Cited, name: Cited): void => {
+        if (path.files.length === 0 || !/\.(ts|js)$|\/$|^[^.]*$/.test(path.text.replace(/[#:].*$/, ""))) return; // missing paths are the trace check's; docs hold no names
+        const shown = name.parts.join(".");
+        const key = name.parts.slice(0, 2).join(".");
+        if (path.files.some((f) => ctx.pi.nameIn(key, f))) return;
+        const defining = ctx.pi.filesDefining(key);
+        if (defining.length === 0 && where === "Pi 源码溯源") return; // the trace check reports names Pi does not have
+        const elsewhere = defining.length > 0 ? `Pi 1.6.0 defines it in ${defining.slice(0, 3).join(", ")}${defining.length > 3 ? ", …" : ""}` : "no file of Pi 1.6.0 defines it";
+        out.push(`${lessonId} README ${where}: \`${shown}\` is not defined in \`${path.text}\` (${elsewhere})`);
+      };
+      items.forEach((item, i) => {
+        if (typeof item === "string" || item.kind !== "path") return;
+        // path, then 的/里的/：, then a name or a list of names
+        for (let j = i + 1; j + 1 < items.length; j += 2) {
+          const between = items[j];
+          const name = items[j + 1];
+          if (typeof between !== "string" || typeof name === "string" || name.kind !== "name") break;
+          if (!(j === i + 1 ? PATH_THEN_NAME : NAME_LIST).test(between)) break;
+          check(item, name);
+        }
+        // a name, then （ / ，在 / 见, then the path
+        const before = items[i - 1];
+        const name = items[i - 2];
+        if (typeof before === "string" && name !== undefined && typeof name !== "string" && name.kind === "name" && NAME_THEN_PATH.test(before)) check(item, name);
+      });
+    }
+  }
+  return [...new Set(out)];
+}
+
+// ── check 8: banned phrases ─────────────────────────────────────────────────────────────────────────
+export function checkBannedPhrases(lessonId: string, readme: string): string[] {
+  // The text with line breaks inside a paragraph removed (so a phrase split over two lines is still one),
+  // and the source line of each character, for the message.
+  const lines = readme.replace(/\r\n?/g, "\n").split("\n");
+  let flat = "";
+  const lineAt: number[] = [];
+  lines.forEach((line, i) => {
+    const t = line.trim();
+    const sep = t === "" || (lines[i + 1] ?? "").trim() === "" ? "\n" : "";
+    for (let k = 0; k < t.length + sep.length; k++) lineAt.push(i + 1);
+    flat += t + sep;
+  });
+  const out: string[] = [];
+  for (const { pattern, rule } of BANNED) {
+    for (const m of flat.matchAll(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`))) {
+      out.push(`${lessonId} README: banned phrase 「${m[0]}」 at line ${lineAt[m.index] ?? 0} (${rule})`);
+    }
+  }
+  return out.sort((a, b) => Number(/line (\d+)/.exec(a)?.[1]) - Number(/line (\d+)/.exec(b)?.[1]));
+}
+
+// ── check 9: code excerpts match code.ts ───────────────────────────────────────────────────────────
 /** Fence languages whose blocks are excerpts of the lesson's code.ts. */
 const EXCERPT_LANGS: ReadonlySet<string> = new Set(["ts", "typescript"]);
 
@@ -995,16 +1096,16 @@ export function checkCodeExcerpts(lessonId: string, readme: string, ctx: DocsCon
   const out: string[] = [];
   for (const section of parseReadme(readme).sections) {
     if (section.name === "Pi 源码溯源") continue;
-    for (const b of section.blocks) {
-      if (b.kind !== "fence" || !EXCERPT_LANGS.has(b.lang.toLowerCase())) continue;
-      const excerpt = b.body.map((l) => l.trimEnd());
+    walk(section.nodes, (b) => {
+      if (b.type !== "code" || !EXCERPT_LANGS.has((b.lang ?? "").toLowerCase())) return;
+      const excerpt = b.value.split("\n").map((l) => l.trimEnd());
       while (excerpt.length > 0 && excerpt[0] === "") excerpt.shift();
       while (excerpt.length > 0 && excerpt.at(-1) === "") excerpt.pop();
-      if (excerpt.length === 0) continue;
+      if (excerpt.length === 0) return;
       const found = findExcerpt(excerpt, ctx.code);
-      if (found.ok) continue;
-      out.push(`${lessonId} README ${section.name}: code excerpt at line ${b.line} is not in ${ctx.lessonDir}/code.ts (first differing line: "${excerpt[found.differsAt] ?? ""}")`);
-    }
+      if (found.ok) return;
+      out.push(`${lessonId} README ${section.name}: code excerpt at line ${lineOf(b)} is not in ${ctx.lessonDir}/code.ts (first differing line: "${excerpt[found.differsAt] ?? ""}")`);
+    });
   }
   return out;
 }
@@ -1017,6 +1118,7 @@ export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
   { rule: "no ghost nouns", check: checkGhostNouns },
   { rule: "词汇纪律 (R-写⑤)", check: checkVocabulary },
   { rule: "Pi 源码溯源 exists in Pi 1.6.0", check: checkPiTrace },
+  { rule: "Pi names are defined in the cited Pi file", check: checkPiFiles },
   { rule: "代码片段 matches code.ts", check: checkCodeExcerpts },
   { rule: "banned phrases (R-写④)", check: checkBannedPhrases },
 ];
@@ -1091,6 +1193,9 @@ let piPaths: string[] | undefined;
 export const realPi: PiLookup = {
   hasName: (name) => hasPiName(name),
   hasPath: (path) => hasPiPath(path),
+  nameIn: (name, path) => piNameIn(name, path),
+  filesDefining: (name) => piFilesDefining(name),
+  hasLiteral: (value) => hasPiLiteral(value),
   get paths() {
     const idx = loadPiIndex();
     piPaths ??= [...Object.keys(idx.files), ...Object.keys(idx.internal), ...idx.docs];
@@ -1151,100 +1256,4 @@ export async function checkLesson(id: string, options: ProjectOptions = {}, proj
   if (!existsSync(lesson.readmePath)) return [`${id} README: missing`];
   const results = await checkReadme(id, readFileSync(lesson.readmePath, "utf8"), contextFor(p, lesson));
   return [...results.values()].flat();
-}
-
-// ── running 试一下 commands ──────────────────────────────────────────────────────────────────────────
-/** `npm run s03` / `npm start` / `npx tsx s03_stream/code.ts` → the file and args tsx runs, or an error. */
-export function resolveCommand(command: string, scripts: Readonly<Record<string, string>>): { file: string; args: string[] } | string {
-  const words = command.trim().split(/\s+/);
-  let tsxArgs: string[];
-  if (words[0] === "npm") {
-    const dash = words.indexOf("--");
-    const extra = dash === -1 ? [] : words.slice(dash + 1);
-    const head = dash === -1 ? words : words.slice(0, dash);
-    const name = head[1] === "start" ? "start" : head[1] === "run" || head[1] === "run-script" ? head[2] : undefined;
-    if (name === undefined || head.length > (head[1] === "start" ? 2 : 3)) return `cannot read \`${command}\``;
-    const script = scripts[name];
-    if (script === undefined) return `npm script "${name}" is not in package.json`;
-    const parts = script.trim().split(/\s+/);
-    if (parts[0] !== "tsx") return `npm script "${name}" is \`${script}\`, not \`tsx <file>\``;
-    tsxArgs = [...parts.slice(1), ...extra];
-  } else if (words[0] === "npx" && words[1] === "tsx") tsxArgs = words.slice(2);
-  else if (words[0] === "tsx") tsxArgs = words.slice(1);
-  else return `not a lesson command: \`${command}\``;
-  const [file, ...args] = tsxArgs;
-  if (file === undefined || /["'|&;<>$`]/.test(tsxArgs.join(" "))) return `cannot run \`${command}\` without a shell`;
-  return { file, args };
-}
-
-/**
- * The real runner: resolves npm scripts through package.json and runs `tsx <file>` from `root` with
- * node directly (no npm banner). Each distinct command runs once per process (cached promise); at most
- * one run per CPU at a time.
- */
-export function createCommandRunner(root: string = ROOT, timeoutMs = 30_000): CommandRunner {
-  const pkg = z.object({ scripts: z.record(z.string(), z.string()).default({}) }).parse(JSON.parse(readFileSync(join(root, "package.json"), "utf8")));
-  const tsxCli = createRequire(join(root, "package.json")).resolve("tsx/cli");
-  const cache = new Map<string, Promise<RunResult>>();
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  const limit = Math.max(2, availableParallelism());
-  const slot = async (): Promise<void> => {
-    if (active < limit) {
-      active++;
-      return;
-    }
-    await new Promise<void>((res) => waiting.push(res));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
-  };
-  const exec = async (file: string, args: string[]): Promise<RunResult> => {
-    await slot();
-    try {
-      return await new Promise<RunResult>((res) => {
-        const child = spawn(process.execPath, [tsxCli, file, ...args], {
-          cwd: root,
-          env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-        child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-        const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-        child.on("error", (e) => {
-          clearTimeout(timer);
-          res({ ok: false, error: e.message });
-        });
-        child.on("close", (code, signal) => {
-          clearTimeout(timer);
-          if (code === 0) res({ ok: true, stdout });
-          else res({ ok: false, error: `exit ${code ?? signal}: ${stderr.trim().split("\n").slice(0, 3).join(" / ")}` });
-        });
-      });
-    } finally {
-      release();
-    }
-  };
-  return (command) => {
-    const target = resolveCommand(command, pkg.scripts);
-    if (typeof target === "string") return Promise.resolve({ ok: false, error: target });
-    const key = [target.file, ...target.args].join("\0");
-    let job = cache.get(key);
-    if (!job) {
-      job = exec(target.file, target.args);
-      cache.set(key, job);
-    }
-    return job;
-  };
-}
-
-/** Every 试一下 lesson command of a README (to start the runs early, in parallel). */
-export function tryItCommands(readme: string): string[] {
-  const section = findSection(readme, "试一下");
-  if (!section) return [];
-  return section.blocks.flatMap((b) => (b.kind === "fence" && ["bash", "sh", "shell"].includes(b.lang) ? lessonCommands(b.body) : []));
 }

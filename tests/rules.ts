@@ -121,15 +121,26 @@ export function checkU1Tags(reports: Reports, upgrades: Upgrade[] = U1_UPGRADES)
 
 // ── U2: one definition, one shape ────────────────────────
 /**
- * Each U2 name is declared once per file, and after its first appearance it gains no keys
- * (removals and changes are already R1/R2/R8; listed U1 upgrades are allowed).
+ * Each U2 name is declared once per file — anywhere in it: a second `type Output` inside a namespace, a
+ * function body, a `declare module` or as a type parameter counts too — and after its first appearance it
+ * gains no keys (removals and changes are already R1/R2/R8; listed U1 upgrades are allowed).
  */
 export function checkU2(reports: Reports, sources: Sources, names: string[] = U2_UNIQUE): Violation[] {
   const out: Violation[] = [];
   for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const found = new Map<string, ts.Node[]>();
+    const visit = (n: ts.Node): void => {
+      const name = declaredName(n);
+      if (name !== undefined && names.includes(name)) found.set(name, [...(found.get(name) ?? []), n]);
+      n.forEachChild(visit);
+    };
+    visit(sf);
     for (const name of names) {
-      const count = declarationsOf(sf).filter((d) => d.name.text === name).length;
-      if (count > 1) out.push(violation("U2", id, `${name} is defined ${count} times`));
+      const decls = found.get(name) ?? [];
+      if (decls.length <= 1) continue;
+      const nested = decls.filter((d) => topLevelStatement(d) !== d && !(ts.isVariableDeclaration(d) && topLevelStatement(d) === d.parent.parent));
+      const inside = nested.map((d) => `${where(d)}, line ${sf.getLineAndCharacterOfPosition(d.getStart(sf)).line + 1}`);
+      out.push(violation("U2", id, `${name} is defined ${decls.length} times${inside.length > 0 ? ` (also inside ${inside.join("; ")})` : ""}`));
     }
   }
   for (const [a, b] of pairsOf(Object.keys(reports))) {
@@ -142,6 +153,22 @@ export function checkU2(reports: Reports, sources: Sources, names: string[] = U2
     }
   }
   return out;
+}
+
+/** The name a node declares as a type or a named value (type, interface, class, enum, namespace, function, variable, type parameter). */
+function declaredName(n: ts.Node): string | undefined {
+  if (
+    ts.isTypeAliasDeclaration(n) ||
+    ts.isInterfaceDeclaration(n) ||
+    ts.isEnumDeclaration(n) ||
+    ts.isTypeParameterDeclaration(n) ||
+    ((ts.isClassDeclaration(n) || ts.isClassExpression(n) || ts.isFunctionDeclaration(n)) && n.name !== undefined) ||
+    (ts.isModuleDeclaration(n) && ts.isIdentifier(n.name)) ||
+    (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name))
+  ) {
+    return n.name?.getText();
+  }
+  return undefined;
 }
 
 // ── §2 dictionary ─────────────────────────────────────────
@@ -206,12 +233,23 @@ export function checkSince(reports: Reports): Violation[] {
   return out;
 }
 
-// ── R7: console only at the IO edge ──────────────────────
+// ── R7: no path to the process's streams outside the IO edge ──
 /**
- * `console` may appear only inside `main` and inside top-level `const X: Output = …` that main uses
- * (D9). Checked on the syntax tree: any other function, class, arrow or top-level code fails.
+ * Globals through which code reaches the process's streams: directly (`console`, `process`), through the
+ * global object (`globalThis["console"]`, `global.process`), or by evaluating code (`eval`, `Function`,
+ * `require`). `window` and `self` are the global object's other names.
  */
-export function checkConsole(sources: Sources): Violation[] {
+export const STREAM_GLOBALS = ["console", "process", "globalThis", "global", "window", "self", "eval", "Function", "require"];
+
+/**
+ * The IO edge (D9) is `main`, the top-level `const X: Output = …` that main uses, and the program's entry
+ * guard (a top-level `if` that only calls main). Everywhere else — core functions, classes, arrows, other
+ * top-level code — no path to the process's streams: no STREAM_GLOBALS binding (aliases such as
+ * `const c = console` included), no `x["console"]` / `x["stdout"]` element access, no `.constructor`
+ * (a function's constructor is the Function constructor), and no use of the edge's own Output objects or of main.
+ * Checked on the syntax tree.
+ */
+export function checkStreams(sources: Sources): Violation[] {
   const out: Violation[] = [];
   for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const main = sf.statements.find((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === "main");
@@ -221,23 +259,34 @@ export function checkConsole(sources: Sources): Violation[] {
       n.forEachChild(collect);
     };
     if (main?.body) collect(main.body);
-    const isOutputConst = (s: ts.Statement) =>
-      ts.isVariableStatement(s) &&
-      (s.declarationList.flags & ts.NodeFlags.Const) !== 0 &&
-      s.declarationList.declarations.every(
-        (d) =>
-          ts.isIdentifier(d.name) &&
-          usedByMain.has(d.name.text) &&
-          d.type !== undefined &&
-          ts.isTypeReferenceNode(d.type) &&
-          d.type.typeName.getText() === "Output",
-      );
-    const edge = new Set<ts.Node>(sf.statements.filter((s) => s === main || isOutputConst(s)));
+    const outputConsts = sf.statements.filter(
+      (s): s is ts.VariableStatement =>
+        ts.isVariableStatement(s) &&
+        (s.declarationList.flags & ts.NodeFlags.Const) !== 0 &&
+        s.declarationList.declarations.every(
+          (d) =>
+            ts.isIdentifier(d.name) &&
+            usedByMain.has(d.name.text) &&
+            d.type !== undefined &&
+            ts.isTypeReferenceNode(d.type) &&
+            d.type.typeName.getText() === "Output",
+        ),
+    );
+    const callsMainOnly = (st: ts.Statement): boolean => {
+      if (ts.isBlock(st)) return st.statements.length > 0 && st.statements.every(callsMainOnly);
+      if (!ts.isExpressionStatement(st)) return false;
+      const e = ts.isAwaitExpression(st.expression) ? st.expression.expression : st.expression;
+      return ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "main";
+    };
+    const guards = sf.statements.filter((s) => ts.isIfStatement(s) && s.elseStatement === undefined && callsMainOnly(s.thenStatement));
+    const edge = new Set<ts.Node>([...(main ? [main] : []), ...outputConsts, ...guards]);
+    const edgeNames = new Set([...(main ? ["main"] : []), ...outputConsts.flatMap((s) => s.declarationList.declarations.map((d) => d.name.getText()))]);
 
     const visit = (n: ts.Node): void => {
-      if (isConsoleReference(n) && !edge.has(topLevelStatement(n))) {
-        const { line } = sf.getLineAndCharacterOfPosition(n.getStart());
-        out.push(violation("R7", id, `console in ${where(n)} (line ${line + 1})`));
+      const what = edge.has(topLevelStatement(n)) ? undefined : streamPath(n, edgeNames);
+      if (what !== undefined) {
+        const { line } = sf.getLineAndCharacterOfPosition(n.getStart(sf));
+        out.push(violation("R7", id, `${what} in ${where(n)} (line ${line + 1})`));
       }
       n.forEachChild(visit);
     };
@@ -246,12 +295,27 @@ export function checkConsole(sources: Sources): Violation[] {
   return out;
 }
 
-/** `console`, `globalThis.console`; not a property named console (`x.console`, `{ console: 1 }`). */
-function isConsoleReference(n: ts.Node): boolean {
-  if (!ts.isIdentifier(n) || n.text !== "console") return false;
+/** What path to the streams `n` is, if any: a stream global, the IO edge's own object, `["console"]`, `.constructor` (the Function constructor). */
+function streamPath(n: ts.Node, edgeNames: ReadonlySet<string>): string | undefined {
+  if (ts.isIdentifier(n) && isValueReference(n)) {
+    if (STREAM_GLOBALS.includes(n.text)) return n.text;
+    if (edgeNames.has(n.text)) return `the IO edge's ${n.text}`;
+  }
+  if (ts.isElementAccessExpression(n) && ts.isStringLiteralLike(n.argumentExpression)) {
+    const key = n.argumentExpression.text;
+    if (STREAM_GLOBALS.includes(key) || key === "stdout" || key === "stderr") return `["${key}"]`;
+  }
+  if (ts.isPropertyAccessExpression(n) && n.name.text === "constructor") return ".constructor";
+  if (ts.isElementAccessExpression(n) && ts.isStringLiteralLike(n.argumentExpression) && n.argumentExpression.text === "constructor") return '["constructor"]';
+  return undefined;
+}
+
+/** An identifier that names a binding at run time: not a property name (`x.console`, `{ console: 1 }`), not a type position. */
+function isValueReference(n: ts.Identifier): boolean {
   const p = n.parent;
-  if (ts.isPropertyAccessExpression(p) && p.name === n) return p.expression.getText() === "globalThis";
-  if ((ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p)) && p.name === n) return false;
+  if (ts.isPropertyAccessExpression(p) && p.name === n) return false;
+  if ((ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodSignature(p)) && p.name === n) return false;
+  if (ts.isTypeReferenceNode(p) || ts.isTypeQueryNode(p) || ts.isQualifiedName(p)) return false;
   return true;
 }
 
@@ -276,7 +340,7 @@ function where(n: ts.Node): string {
       ts.isIdentifier(cur.name)
     ) {
       names.unshift(cur.name.text);
-    }
+    } else if (ts.isModuleDeclaration(cur)) names.unshift(ts.isIdentifier(cur.name) ? `namespace ${cur.name.text}` : `module "${cur.name.text}"`);
   }
   return names.length > 0 ? names.join(".") : "top-level code";
 }
@@ -328,7 +392,7 @@ export function checkStructure(reports: Reports, sources: Sources): Violation[] 
     ...checkU1Tags(reports),
     ...checkU2(reports, sources),
     ...checkSince(reports),
-    ...checkConsole(sources),
+    ...checkStreams(sources),
     ...checkImports(sources),
     ...checkNoExecutionPolicy(sources),
   ];

@@ -1,0 +1,119 @@
+// 跑一课的演示（tsx sNN_x/code.ts）的唯一写法，文档检查的「试一下」、vitest 的 globalSetup 和 scripts/check-docs.ts 共用。
+// 一次测试运行里每课的演示只跑一遍：tests/support/global-setup.ts 在测试开始前把所有课一起跑完，
+// 结果经 vitest 的 provide/inject 交给要它的测试文件（tests/support/demo-runs.ts）。
+// 用 `node --import tsx 文件`，不经 tsx 命令行：省掉 tsx 为了转发信号多起的那一层，输出完全一样。
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+
+export type RunResult = { ok: true; stdout: string } | { ok: false; error: string };
+/** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
+export type CommandRunner = (command: string) => Promise<RunResult>;
+
+/** `sNN_*\/code.ts` paths relative to root, in lesson order. */
+export function lessonCodeFiles(root: string): string[] {
+  return readdirSync(root)
+    .filter((name) => /^s\d\d_/.test(name) && existsSync(join(root, name, "code.ts")))
+    .sort()
+    .map((dir) => `${dir}/code.ts`);
+}
+
+/** A limiter: at most `limit` jobs at a time (default: one per CPU, at least two). */
+export function limitConcurrency(limit = Math.max(2, availableParallelism())): <T>(job: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (job) => {
+    if (active >= limit) await new Promise<void>((res) => waiting.push(res));
+    else active++;
+    try {
+      return await job();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+/** Runs `file` (relative to root) under tsx from `root`, offline, without colours; stdout on exit 0. */
+export function runTsx(root: string, file: string, args: readonly string[] = [], timeoutMs = 30_000): Promise<RunResult> {
+  return new Promise<RunResult>((res) => {
+    const child = spawn(process.execPath, ["--import", "tsx", file, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      res({ ok: false, error: e.message });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) res({ ok: true, stdout });
+      else res({ ok: false, error: `exit ${code ?? signal}: ${stderr.trim().split("\n").slice(0, 3).join(" / ")}` });
+    });
+  });
+}
+
+/** Every lesson's demo, run once, in parallel (one per CPU): `s03_stream/code.ts` → its result. */
+export async function runAllDemos(root: string): Promise<Record<string, RunResult>> {
+  const limit = limitConcurrency();
+  const files = lessonCodeFiles(root);
+  const results = await Promise.all(files.map((file) => limit(() => runTsx(root, file))));
+  return Object.fromEntries(files.map((file, i) => [file, results[i] as RunResult]));
+}
+
+// ── 试一下的命令：npm run s03 / npm start / npx tsx … 解析成 tsx 要跑的文件 ───────────────────────
+/** `npm run s03` / `npm start` / `npx tsx s03_stream/code.ts` → the file and args tsx runs, or an error. */
+export function resolveCommand(command: string, scripts: Readonly<Record<string, string>>): { file: string; args: string[] } | string {
+  const words = command.trim().split(/\s+/);
+  let tsxArgs: string[];
+  if (words[0] === "npm") {
+    const dash = words.indexOf("--");
+    const extra = dash === -1 ? [] : words.slice(dash + 1);
+    const head = dash === -1 ? words : words.slice(0, dash);
+    const name = head[1] === "start" ? "start" : head[1] === "run" || head[1] === "run-script" ? head[2] : undefined;
+    if (name === undefined || head.length > (head[1] === "start" ? 2 : 3)) return `cannot read \`${command}\``;
+    const script = scripts[name];
+    if (script === undefined) return `npm script "${name}" is not in package.json`;
+    const parts = script.trim().split(/\s+/);
+    if (parts[0] !== "tsx") return `npm script "${name}" is \`${script}\`, not \`tsx <file>\``;
+    tsxArgs = [...parts.slice(1), ...extra];
+  } else if (words[0] === "npx" && words[1] === "tsx") tsxArgs = words.slice(2);
+  else if (words[0] === "tsx") tsxArgs = words.slice(1);
+  else return `not a lesson command: \`${command}\``;
+  const [file, ...args] = tsxArgs;
+  if (file === undefined || /["'|&;<>$`]/.test(tsxArgs.join(" "))) return `cannot run \`${command}\` without a shell`;
+  return { file, args };
+}
+
+/**
+ * The real runner: resolves npm scripts through package.json and runs `tsx <file>` from `root` (no npm
+ * banner). Each distinct command runs once per process (cached promise); at most one run per CPU at a time.
+ * `done` holds runs already made (vitest's globalSetup runs every demo once: `s03_stream/code.ts` → result).
+ */
+export function createCommandRunner(root: string, timeoutMs = 30_000, done: Readonly<Record<string, RunResult>> = {}): CommandRunner {
+  const pkg = z.object({ scripts: z.record(z.string(), z.string()).default({}) }).parse(JSON.parse(readFileSync(join(root, "package.json"), "utf8")));
+  const cache = new Map<string, Promise<RunResult>>();
+  const limit = limitConcurrency();
+  return (command) => {
+    const target = resolveCommand(command, pkg.scripts);
+    if (typeof target === "string") return Promise.resolve({ ok: false, error: target });
+    const file = target.file.replace(/^\.\//, "");
+    const key = [file, ...target.args].join("\0");
+    let job = cache.get(key);
+    if (!job) {
+      const ready = target.args.length === 0 ? done[file] : undefined;
+      job = ready ? Promise.resolve(ready) : limit(() => runTsx(root, file, target.args, timeoutMs));
+      cache.set(key, job);
+    }
+    return job;
+  };
+}
