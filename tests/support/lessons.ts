@@ -97,6 +97,9 @@ export interface LessonModule {
   PrintMode: new (output: OutputLike) => { render(events: RuntimeEventLike[]): void };
   JsonMode: new (output: OutputLike) => { render(events: RuntimeEventLike[]): void };
   DEFAULT_MAX_TURNS: number;
+  // 不抛错的描述（s01 describeError，s03 起 describeValue）：性质测试直接敲它们。
+  describeError(error: unknown): string;
+  describeValue(value: unknown): string;
   // 演示用的零件（D17）：黄金轨迹把每课 main() 的演示当数据重放时用。
   createFakeProvider(): ProviderLike;
   createDemoTools(): ToolLike[];
