@@ -27,7 +27,7 @@ import {
   text,
   toolUse,
 } from "./support/lessons.ts";
-import { type Hostile, PROTOTYPE_KEYS, RETURNED, THROWN, anyData, expectSoundHistory, nameArb, returnedArb, settle, thrownArb } from "./support/hostile.ts";
+import { type Hostile, PROTOTYPE_KEYS, RETURNED, anyData, expectSoundHistory, makeQuietly, nameArb, returnedArb, settle, thrownArb } from "./support/hostile.ts";
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 150);
 const SEED = process.env.FC_SEED === "random" ? undefined : Number(process.env.FC_SEED ?? 20240607);
@@ -457,8 +457,8 @@ forLessonsFrom("s01", (id, load) => {
     const mod = await load();
     await fc.assert(
       fc.property(returnedArb, (h) => {
-        expect(typeof mod.describeError(h.make())).toBe("string");
-        if (lessonNumber(id) >= 3) expect(typeof mod.describeValue(h.make())).toBe("string");
+        expect(typeof mod.describeError(makeQuietly(h))).toBe("string");
+        if (lessonNumber(id) >= 3) expect(typeof mod.describeValue(makeQuietly(h))).toBe("string");
       }),
       params,
     );
@@ -587,7 +587,7 @@ function eventArb(id: string): fc.Arbitrary<GenEvent> {
   const legal = n >= 4 ? ["stop", "toolUse", "error"] : ["stop", "error"];
   const types = n >= 4 ? ["message_start", "text_delta", "message_end", "tool_call"] : ["message_start", "text_delta", "message_end"];
   const nullProtoOf = (o: Record<string, unknown>): object => Object.assign(Object.create(null) as object, o);
-  const notString = anyData.filter((h) => typeof h.make() !== "string");
+  const notString = anyData.filter((h) => typeof makeQuietly(h) !== "string");
   const valid = fc.oneof(
     fc.constant(genEvent("message_start", () => ({ type: "message_start" }), "valid")),
     str.map((t) => genEvent(`text_delta ${JSON.stringify(t)}`, () => ({ type: "text_delta", text: t }), "valid", { text: t })),
@@ -621,7 +621,7 @@ function eventArb(id: string): fc.Arbitrary<GenEvent> {
     notString.map((h) => genEvent(`message_end with stopReason ${h.label}`, () => ({ type: "message_end", stopReason: h.make() }), "invalid")),
     nameArb.filter((t) => !types.includes(t)).map((t) => genEvent(`unknown type ${JSON.stringify(t)}`, () => ({ type: t, text: "x" }), "invalid")),
     anyData.filter((h) => {
-      const v = h.make();
+      const v = makeQuietly(h);
       return typeof v !== "object" || v === null || Array.isArray(v) || !types.includes(String((v as { type?: unknown }).type));
     }).map((h) => genEvent(h.label, h.make, "invalid")),
   );
@@ -637,19 +637,56 @@ function eventArb(id: string): fc.Arbitrary<GenEvent> {
   return fc.oneof({ weight: 6, arbitrary: valid }, { weight: 2, arbitrary: end }, { weight: 3, arbitrary: invalid }, { weight: 1, arbitrary: throwing });
 }
 
+/** 一串事件：完全随机的，或者一条像样的回答（文字、s04 起带几个调用、以合法的 stopReason 收尾），可能在随便哪个位置混进一个坏事件。 */
+function eventsArb(id: string): fc.Arbitrary<GenEvent[]> {
+  const n = lessonNumber(id);
+  const any = eventArb(id);
+  const bad = any.filter((e) => e.kind !== "valid");
+  const delta = str.map((t) => genEvent(`text_delta ${JSON.stringify(t)}`, () => ({ type: "text_delta", text: t }), "valid", { text: t }));
+  const callEvent = (k: number, t: string): GenEvent =>
+    genEvent(`tool_call echo(${JSON.stringify(t)})`, () => ({ type: "tool_call", call: { id: `t${k}`, name: "echo", input: { text: t } } }), "valid", { call: { id: `t${k}`, text: t } });
+  const answer = fc
+    .tuple(
+      fc.array(delta, { maxLength: 3 }),
+      n >= 4 ? fc.array(str, { maxLength: 3 }) : fc.constant([] as string[]),
+      fc.constantFrom(...(n >= 4 ? ["toolUse", "toolUse", "stop", "error"] : ["stop", "error"])),
+      fc.option(fc.tuple(bad, fc.nat()), { nil: undefined }),
+      fc.array(any, { maxLength: 2 }),
+    )
+    .map(([deltas, calls, stop, corrupt, after]) => {
+      const seq: GenEvent[] = [
+        genEvent("message_start", () => ({ type: "message_start" }), "valid"),
+        ...deltas,
+        ...calls.map((t, k) => callEvent(k, t)),
+        genEvent(`message_end ${stop}`, () => ({ type: "message_end", stopReason: stop }), "valid", { stop }),
+        ...after,
+      ];
+      if (corrupt !== undefined) seq.splice(corrupt[1] % seq.length, 0, corrupt[0]);
+      return seq;
+    });
+  return fc.oneof(fc.array(any, { maxLength: 8 }), answer);
+}
+
 forLessonsFrom("s03", (id, load) => {
   it("第 2 类：任意事件序列（含坏事件、乱序、读一下就抛错的事件）：坏事件让这条回答以出错收尾并写明收到了什么；只有合法的 toolUse 回答里的调用才执行", async () => {
     const mod = await load();
     const n = lessonNumber(id);
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb(id), { maxLength: 8 }), fc.boolean(), async (events, unique) => {
+      fc.asyncProperty(eventsArb(id), fc.boolean(), async (events, tamper) => {
         // 调用 id 在一次回答里不重复（重复的 id 是另一回事，这里不考）
-        const seq = unique ? events.filter((e, i) => e.call === undefined || events.findIndex((o) => o.call?.id === e.call?.id) === i) : events.filter((e) => e.call === undefined);
+        const seq = events.filter((e, i) => e.call === undefined || events.findIndex((o) => o.call?.id === e.call?.id) === i);
         const { provider } = scriptedProvider(id, () => text("unused"));
         let k = 0;
         provider.stream = async function* () {
           const mine = k++;
-          if (mine === 0) for (const e of seq) yield e.make() as Event;
+          if (mine === 0) {
+            for (const e of seq) {
+              const event = e.make() as Event;
+              yield event;
+              // 交出去以后再改它手上那个调用的 id：core 记下的必须是交出那一刻的样子
+              if (tamper && e.call !== undefined && event.type === "tool_call") event.call.id = "tampered";
+            }
+          }
           else yield* [{ type: "message_start" }, { type: "text_delta", text: "done" }, { type: "message_end", stopReason: "stop" }] as Event[];
         };
         const { agent, messages } = makeAgent(id, mod, { provider, tools: n >= 4 ? [echoTool("echo").tool] : [] });
@@ -691,20 +728,22 @@ forLessonsFrom("s03", (id, load) => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(returnedArb, fc.constantFrom("provider itself", "stream property", "stream() result"), async (h, where) => {
+        // 放在 provider 位置上的 Promise（或 stream() 交回的 Promise）是调用方自己丢下的：core 不等它，也不替它接 reject
+        // （EVOLUTION.md §8），所以这里由测试自己接住
+        const made = (): unknown => {
+          const value = h.make();
+          if (thenable(value)) Promise.resolve(value).catch(() => {});
+          return value;
+        };
         const { agent, messages } = makeAgent(id, mod, { provider: okProvider(id) });
-        if (where === "provider itself") agent.provider = h.make() as ProviderLike;
-        else if (where === "stream property") agent.provider = { stream: h.make() as ProviderLike["stream"] };
-        else agent.provider = { stream: () => h.make() as AsyncGenerator<Event> };
-        const watch = watchUnhandled();
+        if (where === "provider itself") agent.provider = made() as ProviderLike;
+        else if (where === "stream property") agent.provider = { stream: made() as ProviderLike["stream"] };
+        else agent.provider = { stream: () => made() as AsyncGenerator<Event> };
         const reply = await mod.runOneTurn(agent, "go");
-        await settle();
         expect(reply.stopReason, "a provider that is not a provider ends the turn in an error").toBe("error");
         expect(reply.content).toMatch(/^error: /);
         expectSoundHistory(id, messages());
         await ordinaryTurnAfter(id, mod, agent, messages);
-        // 交回一个会 reject 的 Promise 当事件流，是 provider 自己丢下的 Promise；这一条不算在 core 头上（见 EVOLUTION.md §8）
-        if (where !== "stream() result") expect(watch.stop()).toEqual([]);
-        else watch.stop();
       }),
       BOUNDARY_RUNS,
     );
@@ -813,7 +852,7 @@ const decisionArb: fc.Arbitrary<Hostile & { verdict: Verdict }> = fc.oneof(
     verdict("a thenable of allow", () => ({ then: (ok: (v: unknown) => void) => ok({ type: "allow" }) }), "bad"),
   ),
   fc.constantFrom(...RETURNED).map((h) => verdict(h.label, h.make, "bad")),
-  anyData.map((h) => verdict(h.label, h.make, plainVerdict(h.make()))),
+  anyData.map((h) => verdict(h.label, h.make, plainVerdict(makeQuietly(h)))),
 );
 
 forLessonsFrom("s05", (id, load) => {
@@ -1083,14 +1122,14 @@ type ExtPlan = {
 const EXT_NAMES = ["a", "b", "c", "__proto__", "constructor"];
 const extPlanArb: fc.Arbitrary<ExtPlan> = fc.letrec<{ plan: ExtPlan; step: ExtStep; leafStep: ExtStep }>((tie) => ({
   leafStep: fc.oneof(
-    { weight: 4, arbitrary: fc.record({ op: fc.constant("tool" as const), name: fc.constantFrom(...EXT_NAMES), malformed: fc.boolean() }) },
-    { weight: 3, arbitrary: fc.record({ op: fc.constant("command" as const), name: fc.constantFrom(...EXT_NAMES) }) },
+    { weight: 4, arbitrary: fc.record({ op: fc.constant("tool" as const), name: fc.constantFrom("a", "b", "__proto__"), malformed: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) }) }) },
+    { weight: 3, arbitrary: fc.record({ op: fc.constant("command" as const), name: fc.constantFrom("a", "b", "constructor") }) },
     { weight: 2, arbitrary: fc.constant({ op: "on" as const }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("throw" as const), value: thrownArb }) },
   ),
-  step: fc.oneof({ weight: 6, arbitrary: tie("leafStep") }, { weight: 1, arbitrary: fc.record({ op: fc.constant("nested" as const), plan: tie("plan") }) }),
+  step: fc.oneof({ weight: 4, arbitrary: tie("leafStep") }, { weight: 1, arbitrary: fc.record({ op: fc.constant("nested" as const), plan: tie("plan") }) }),
   plan: fc.record({
-    notAFunction: fc.option(returnedArb, { nil: undefined, freq: 8 }),
+    notAFunction: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: returnedArb }),
     steps: fc.array(tie("step"), { maxLength: 4 }),
     ending: fc.oneof(
       { weight: 4, arbitrary: fc.constant({ kind: "return" as const }) },
@@ -1099,6 +1138,14 @@ const extPlanArb: fc.Arbitrary<ExtPlan> = fc.letrec<{ plan: ExtPlan; step: ExtSt
     ),
   }),
 })).plan;
+/** 专门造「嵌套撞名」：外面的扩展和它 use 的里面那个登记同一个名字，先后次序随机。 */
+const nestedClashArb: fc.Arbitrary<ExtPlan> = fc
+  .tuple(fc.constantFrom("tool" as const, "command" as const), fc.constantFrom("b", "__proto__", "constructor"), fc.boolean(), extPlanArb)
+  .map(([op, name, outerFirst, inner]) => {
+    const mine: ExtStep = op === "tool" ? { op, name, malformed: false } : { op, name };
+    const nested: ExtStep = { op: "nested", plan: { ...inner, notAFunction: undefined, steps: [mine, ...inner.steps] } };
+    return { notAFunction: undefined, steps: outerFirst ? [mine, nested] : [nested, mine], ending: { kind: "return" } };
+  });
 
 /** 这个值会不会被当成 Promise（有 then 方法，读 then 本身不抛错）。 */
 const thenable = (v: unknown): boolean => {
@@ -1201,7 +1248,7 @@ forLessonsFrom("s09", (id, load) => {
   it("第 8 类：任意扩展（坏工具、重名、嵌套 use、抛任意值、回任意值、async）：use() 从不抛错；每个扩展要么整个装上，要么一样不留并记一条错", async () => {
     const mod = await load();
     await fc.assert(
-      fc.asyncProperty(fc.array(extPlanArb, { minLength: 1, maxLength: 3 }), async (plans) => {
+      fc.asyncProperty(fc.array(fc.oneof({ weight: 3, arbitrary: extPlanArb }, { weight: 1, arbitrary: nestedClashArb }), { minLength: 1, maxLength: 3 }), async (plans) => {
         const { agent, messages } = makeAgent(id, mod, { provider: okProvider(id), tools: [echoTool("a").tool] });
         const runtime = agent.runtime;
         if (runtime === undefined) throw new Error("no runtime");

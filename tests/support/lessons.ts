@@ -178,8 +178,9 @@ export function scriptedProvider(id: string, script: Script): { provider: Provid
     provider: {
       async *stream(input: Input): AsyncGenerator<Event> {
         for (const step of next(input)) {
-          if (step.type === "throw") throw new Error(step.message);
-          yield step;
+          // 剧本里也可以放坏事件（null、字符串……），原样交出去
+          if (typeof step === "object" && step !== null && step.type === "throw") throw new Error(step.message);
+          yield step as Event;
         }
       },
     },
