@@ -81,6 +81,21 @@ const nested = (depth: number): unknown => {
   return value;
 };
 
+/** 钩子一行：第二轮里模型调 a(text: "x")，钩子是 hooks；预期这次调用的结果和 handler 被调用的记录。 */
+function hookRow([id, input, hooks, result, handlerCalls]: [string, string, Hooks, string, Record<string, string>[]]): Row {
+  return {
+    id,
+    since: "s05",
+    input,
+    async run(h) {
+      const t = echoTool("a");
+      const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
+      return { messages, handlerCalls: t.calls };
+    },
+    expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", result), a("done")], handlerCalls },
+  };
+}
+
 const goodPackage = () => ({
   manifest: { name: "pkg", tools: ["greet"], commands: ["ver"], resources: ["skills/hello"] },
   contents: { greet: "hello {who}", ver: "pkg 1.0", "skills/hello": "Say hello.\nmore" },
@@ -234,19 +249,7 @@ const ROWS: Row[] = [
       ["hook-after-throws", "afterToolCall 抛错（handler 已经跑过，结果作废）", { afterToolCall: () => { throw new Error("redactor down"); } }, "error: hook failed: redactor down", [{ text: "x" }]],
       ["hook-throws-non-error", "钩子抛的不是 Error", { beforeToolCall: () => { throw 7; } }, "error: hook failed: 7", []],
     ] as [string, string, Hooks, string, Record<string, string>[]][]
-  ).map(
-    ([id, input, hooks, result, handlerCalls]): Row => ({
-      id,
-      since: "s05",
-      input,
-      async run(h) {
-        const t = echoTool("a");
-        const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
-        return { messages, handlerCalls: t.calls };
-      },
-      expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", result), a("done")], handlerCalls },
-    }),
-  ),
+  ).map(hookRow),
 
   // ── 会话树（s07 起） ───────────────────────────────────
   {
@@ -667,36 +670,19 @@ const ROWS: Row[] = [
       ["after-hook-returns-undefined", "afterToolCall 什么都不回（handler 已经跑过，结果作废）", { afterToolCall: () => undefined }, "error: hook failed: afterToolCall returned undefined, expected a string", [{ text: "x" }]],
       ["after-hook-returns-promise", "afterToolCall 回一个 Promise", { afterToolCall: () => Promise.resolve("redacted") }, "error: hook failed: afterToolCall returned a Promise, expected a string", [{ text: "x" }]],
     ] as unknown as [string, string, Hooks, string, Record<string, string>[]][]
-  ).map(
-    ([id, input, hooks, result, handlerCalls]): Row => ({
-      id,
-      since: "s05",
-      input,
-      async run(h) {
-        const t = echoTool("a");
-        const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
-        return { messages, handlerCalls: t.calls };
+  ).map(hookRow),
+  hookRow([
+    "hook-rewrites-call-id",
+    "beforeToolCall 把 call.id 改掉再放行（结果仍回答模型给的 id）",
+    {
+      beforeToolCall: (c) => {
+        c.id = "forged";
+        return { type: "allow" };
       },
-      expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", result), a("done")], handlerCalls },
-    }),
-  ),
-  {
-    id: "hook-rewrites-call-id",
-    since: "s05",
-    input: "beforeToolCall 把 call.id 改掉再放行（结果仍回答模型给的 id）",
-    async run(h) {
-      const t = echoTool("a");
-      const hooks: Hooks = {
-        beforeToolCall: (c) => {
-          c.id = "forged";
-          return { type: "allow" };
-        },
-      };
-      const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
-      return { messages };
     },
-    expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", "a:x"), a("done")] },
-  },
+    "a:x",
+    [{ text: "x" }],
+  ]),
 
   // ── 第 5 类：provider 改了手上的输入（s02 起） ─────────────────
   {
