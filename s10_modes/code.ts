@@ -163,6 +163,21 @@ export const ProviderEventSchema: z.ZodType<ProviderEvent> = z.discriminatedUnio
 ]);
 
 /**
+ * 校验一个从 provider 来的事件，合规就交回一份干净的拷贝；不合规就抛错，说明里写着收到的是什么（读一下就抛错的怪事件，抛的就是那个错）。
+ * @since s03
+ */
+export function parseProviderEvent(raw: unknown): ProviderEvent {
+  // 文字增量最常见（一条长回答有成千上万个），合规的一眼就认得出：直接放过，省下每个都过一遍 zod 的开销
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && (raw as { type?: unknown }).type === "text_delta") {
+    const text: unknown = (raw as { text?: unknown }).text;
+    if (typeof text === "string") return { type: "text_delta", text };
+  }
+  const parsed = ProviderEventSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`invalid event from provider: ${describeValue(raw)}`);
+  return parsed.data;
+}
+
+/**
  * 模型的接入口。给全部输入，拿回一串事件。
  * @since s01
  * @upgraded s03 (U1)
@@ -632,10 +647,8 @@ export async function collectAssistantMessage(events: AsyncIterable<ProviderEven
   try {
     for await (const raw of events) {
       // 事件来自 provider，不可信：形状不对（不认识的 type、text 不是文字、stopReason 不在 StopReason 里……），
-      // 这条回答就以出错收尾，并写明收到的是什么
-      const parsed = ProviderEventSchema.safeParse(raw);
-      if (!parsed.success) return failed(`invalid event from provider: ${describeValue(raw)}`);
-      const event = parsed.data;
+      // parseProviderEvent 就抛错，下面的 catch 让这条回答以出错收尾，并写明收到的是什么
+      const event = parseProviderEvent(raw);
       switch (event.type) {
         case "text_delta":
           parts.push(event.text);
@@ -663,11 +676,11 @@ export const DEFAULT_MAX_TURNS = 8;
  * @since s04
  */
 export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
-  for await (const event of events) {
+  for await (const raw of events) {
     // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
-    // 坏事件照样往下传，由 collectAssistantMessage 判这条回答出错
-    const parsed = ProviderEventSchema.safeParse(event);
-    if (parsed.success && parsed.data.type === "tool_call") calls.push(parsed.data.call);
+    // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
+    const event = parseProviderEvent(raw);
+    if (event.type === "tool_call") calls.push(event.call);
     yield event;
   }
 }

@@ -606,6 +606,7 @@ function eventArb(id: string): fc.Arbitrary<GenEvent> {
       genEvent("42", () => 42, "invalid"),
       genEvent('"message_end"', () => "message_end", "invalid"),
       genEvent("[]", () => [], "invalid"),
+      genEvent("an array that carries type and text", () => Object.assign([], { type: "text_delta", text: "x" }), "invalid"),
       genEvent("{}", () => ({}), "invalid"),
       genEvent("text_delta without text", () => ({ type: "text_delta" }), "invalid"),
       genEvent("message_end without stopReason", () => ({ type: "message_end" }), "invalid"),
