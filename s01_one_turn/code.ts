@@ -72,33 +72,77 @@ export type Agent = { state: AgentState; provider: Provider; output: Output };
 
 // ── 一轮对话 ──────────────────────────────────────────────
 /**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error。
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
  * @since s01
  */
 export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
+/**
+ * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
+ * @since s01
+ */
+export const turnsInProgress = new WeakSet<AgentState>();
+
+/**
+ * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
+ * @since s01
+ */
+export function refusedTurn(reason: string): AssistantMessage {
+  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
 }
 
 /**
  * 跑一轮：存下用户消息，问 provider，存下回答，再把回答写到输出。
  * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
  * @since s01
  */
 export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
   const { state, provider, output } = agent;
-  state.messages.push({ role: "user", content: userInput });
-
-  let assistant: AssistantMessage;
+  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
+  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
+  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
+  turnsInProgress.add(state);
   try {
-    const input: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
-    assistant = { role: "assistant", content: await provider.complete(input), stopReason: "stop" };
-  } catch (error) {
-    assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
-  }
+    state.messages.push({ role: "user", content: userInput });
 
-  state.messages.push(assistant);
-  output.log(`assistant: ${assistant.content}`);
-  return assistant;
+    let assistant: AssistantMessage;
+    try {
+      const input: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
+      const text: unknown = await provider.complete(input);
+      // provider 是外来代码，回的不一定是文字：不是就按出错处理，免得把别的东西当成回答存进历史
+      if (typeof text !== "string") throw new Error(`provider must return a string, got ${typeof text}`);
+      assistant = { role: "assistant", content: text, stopReason: "stop" };
+    } catch (error) {
+      assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+    }
+
+    state.messages.push(assistant);
+    writeLine(output, `assistant: ${assistant.content}`);
+    return assistant;
+  } finally {
+    turnsInProgress.delete(state);
+  }
 }
 
 // ── 假 provider（离线、确定） ─────────────────────────────

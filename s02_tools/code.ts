@@ -2,6 +2,7 @@
 // 运行：npx tsx s02_tools/code.ts
 
 import { pathToFileURL } from "node:url";
+import { z } from "zod";
 
 // ── 消息 ──────────────────────────────────────────────────
 /**
@@ -76,23 +77,49 @@ export type ToolHandler = (input: Record<string, string>) => string;
 export type Tool = { spec: ToolSpec; handler: ToolHandler };
 
 /**
+ * 一个工具该有的形状，用 zod 写出来。工具是别人写的代码：登记时照它校验一遍，形状不对的工具进不了 registry。
+ * @since s02
+ */
+export const ToolSchema: z.ZodType<Tool> = z.object({
+  spec: z.object({ name: z.string(), description: z.string(), input: z.record(z.string(), z.string()) }),
+  handler: z.custom<ToolHandler>((value) => typeof value === "function", "handler must be a function"),
+});
+
+/**
+ * 校验一个工具，交回一份干净的拷贝（spec 里多出来的字段不要）。形状不对就报错，点名哪里不对。
+ * @since s02
+ */
+export function parseTool(tool: Tool): Tool {
+  const parsed = ToolSchema.safeParse(tool);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "tool"}: ${issue.message}`);
+    throw new Error(`invalid tool: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+/**
  * 按名字登记工具。发给模型的工具清单只从这里取。
  * @since s02
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
 
-  /** 同名工具登记两次是写错了，直接报错，不悄悄覆盖。 */
+  /**
+   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。形状不对的工具同样报错。
+   * 存下的是校验时做的拷贝：登记以后谁再改原来那个对象，都影响不到这里。
+   */
   register(tool: Tool): void {
-    if (this.tools.has(tool.spec.name)) {
-      throw new Error(`tool "${tool.spec.name}" is already registered`);
+    const checked = parseTool(tool);
+    if (this.tools.has(checked.spec.name)) {
+      throw new Error(`tool "${checked.spec.name}" is already registered`);
     }
-    this.tools.set(tool.spec.name, tool);
+    this.tools.set(checked.spec.name, checked);
   }
 
-  /** 按登记顺序给出所有工具的说明。 */
+  /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
   getSpecs(): ToolSpec[] {
-    return [...this.tools.values()].map((tool) => tool.spec);
+    return [...this.tools.values()].map(({ spec }) => ({ ...spec, input: { ...spec.input } }));
   }
 }
 
@@ -124,32 +151,76 @@ export function buildProviderInput(agent: Agent): ProviderInput {
 
 // ── 一轮对话 ──────────────────────────────────────────────
 /**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error。
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
  * @since s01
  */
 export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
+/**
+ * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
+ * @since s01
+ */
+export const turnsInProgress = new WeakSet<AgentState>();
+
+/**
+ * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
+ * @since s01
+ */
+export function refusedTurn(reason: string): AssistantMessage {
+  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
 }
 
 /**
  * 跑一轮：存下用户消息，问 provider，存下回答，再把回答写到输出。
  * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
  * @since s01
  */
 export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
   const { state, provider, output } = agent;
-  state.messages.push({ role: "user", content: userInput });
-
-  let assistant: AssistantMessage;
+  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
+  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
+  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
+  turnsInProgress.add(state);
   try {
-    assistant = { role: "assistant", content: await provider.complete(buildProviderInput(agent)), stopReason: "stop" };
-  } catch (error) {
-    assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
-  }
+    state.messages.push({ role: "user", content: userInput });
 
-  state.messages.push(assistant);
-  output.log(`assistant: ${assistant.content}`);
-  return assistant;
+    let assistant: AssistantMessage;
+    try {
+      const text: unknown = await provider.complete(buildProviderInput(agent));
+      // provider 是外来代码，回的不一定是文字：不是就按出错处理，免得把别的东西当成回答存进历史
+      if (typeof text !== "string") throw new Error(`provider must return a string, got ${typeof text}`);
+      assistant = { role: "assistant", content: text, stopReason: "stop" };
+    } catch (error) {
+      assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+    }
+
+    state.messages.push(assistant);
+    writeLine(output, `assistant: ${assistant.content}`);
+    return assistant;
+  } finally {
+    turnsInProgress.delete(state);
+  }
 }
 
 // ── 假 provider（离线、确定） ─────────────────────────────
@@ -193,9 +264,9 @@ export function createDemoTools(): Tool[] {
     {
       spec: { name: "read", description: "读一个文件的全文", input: { path: "文件路径，如 src/main.ts" } },
       handler: ({ path }) => {
-        const text = DEMO_FILES[path];
-        if (text === undefined) throw new Error(`no such file: ${path}`);
-        return text;
+        // 路径是模型给的：只认 DEMO_FILES 自己的键，"constructor" 之类的名字摸不到原型链上去
+        if (!Object.hasOwn(DEMO_FILES, path)) throw new Error(`no such file: ${path}`);
+        return DEMO_FILES[path];
       },
     },
     {

@@ -151,6 +151,33 @@ export type ProviderEvent =
   | { type: "tool_call"; call: ToolCall };
 
 /**
+ * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验。
+ * @since s03
+ */
+export const ProviderEventSchema: z.ZodType<ProviderEvent> = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message_start") }),
+  z.object({ type: z.literal("text_delta"), text: z.string() }),
+  z.object({ type: z.literal("message_end"), stopReason: z.enum(["stop", "toolUse", "error"]) }),
+  // 参数的形状要按具体工具的 spec 才判得了，由 registry.run 校验；这里只要求调用带着字符串的 id 和 name
+  z.object({ type: z.literal("tool_call"), call: z.object({ id: z.string(), name: z.string(), input: z.custom<Record<string, string>>() }) }),
+]);
+
+/**
+ * 校验一个从 provider 来的事件，合规就交回一份干净的拷贝；不合规就抛错，说明里写着收到的是什么（读一下就抛错的怪事件，抛的就是那个错）。
+ * @since s03
+ */
+export function parseProviderEvent(raw: unknown): ProviderEvent {
+  // 文字增量最常见（一条长回答有成千上万个），合规的一眼就认得出：直接放过，省下每个都过一遍 zod 的开销
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && (raw as { type?: unknown }).type === "text_delta") {
+    const text: unknown = (raw as { text?: unknown }).text;
+    if (typeof text === "string") return { type: "text_delta", text };
+  }
+  const parsed = ProviderEventSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`invalid event from provider: ${describeValue(raw)}`);
+  return parsed.data;
+}
+
+/**
  * 模型的接入口。给全部输入，拿回一串事件。
  * @since s01
  * @upgraded s03 (U1)
@@ -185,49 +212,86 @@ export type Tool = { spec: ToolSpec; handler: ToolHandler };
 export type ToolCall = { id: string; name: string; input: Record<string, string> };
 
 /**
+ * 一个工具该有的形状，用 zod 写出来。工具是别人写的代码：登记时照它校验一遍，形状不对的工具进不了 registry。
+ * @since s02
+ */
+export const ToolSchema: z.ZodType<Tool> = z.object({
+  spec: z.object({ name: z.string(), description: z.string(), input: z.record(z.string(), z.string()) }),
+  handler: z.custom<ToolHandler>((value) => typeof value === "function", "handler must be a function"),
+});
+
+/**
+ * 校验一个工具，交回一份干净的拷贝（spec 里多出来的字段不要）。形状不对就报错，点名哪里不对。
+ * @since s02
+ */
+export function parseTool(tool: Tool): Tool {
+  const parsed = ToolSchema.safeParse(tool);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "tool"}: ${issue.message}`);
+    throw new Error(`invalid tool: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+/**
  * 按名字登记工具。发给模型的工具清单只从这里取。
  * @since s02
  */
 export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
+  // 每个工具连同它的参数 schema 一起存。schema 在登记时按 spec.input 建好，以后每次调用直接用；存的 spec 是登记时的拷贝，
+  // 不会再变，schema 也就不用重建。这是私有字段，不是新方法（R2 管的是公开成员）。
+  private readonly tools = new Map<string, { tool: Tool; args: z.ZodType<Record<string, string>> }>();
 
-  /** 同名工具登记两次是写错了，直接报错，不悄悄覆盖。 */
+  /**
+   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。形状不对的工具同样报错。
+   * 存下的是校验时做的拷贝：登记以后谁再改原来那个对象，都影响不到这里。
+   */
   register(tool: Tool): void {
-    if (this.tools.has(tool.spec.name)) {
-      throw new Error(`tool "${tool.spec.name}" is already registered`);
+    const checked = parseTool(tool);
+    if (this.tools.has(checked.spec.name)) {
+      throw new Error(`tool "${checked.spec.name}" is already registered`);
     }
-    this.tools.set(tool.spec.name, tool);
+    const args = z.strictObject(Object.fromEntries(Object.keys(checked.spec.input).map((key) => [key, z.string()])));
+    this.tools.set(checked.spec.name, { tool: checked, args });
   }
 
-  /** 按登记顺序给出所有工具的说明。 */
+  /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
   getSpecs(): ToolSpec[] {
-    return [...this.tools.values()].map((tool) => tool.spec);
+    return [...this.tools.values()].map(({ tool: { spec } }) => ({ ...spec, input: { ...spec.input } }));
   }
 
   /**
-   * 执行一次调用，永远回一段文字、从不抛错：没有这个工具、参数不对、handler 抛错，都写成 "error: …"。
+   * 执行一次调用，永远回一段文字、从不抛错：没有这个工具、参数不对、handler 抛错、handler 回的不是文字，都写成 "error: …"。
    * 参数来自模型，不可信，所以先按 spec.input 用 zod 校验，过了才交给 handler。
    */
   run(call: ToolCall): string {
-    const tool = this.tools.get(call.name);
-    if (tool === undefined) return `error: unknown tool "${call.name}"`;
-    const schema = z.strictObject(Object.fromEntries(Object.keys(tool.spec.input).map((key) => [key, z.string()])));
-    const parsed = schema.safeParse(call.input);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) =>
-        issue.code === "unrecognized_keys"
-          ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
-          : issue.path.length === 0
-            ? "arguments must be an object"
-            : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
-      );
-      return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
-    }
+    const entry = this.tools.get(call.name);
+    if (entry === undefined) return `error: unknown tool "${call.name}"`;
+    let output: unknown;
+    // 校验也包在 try 里：参数是模型给的任意值，校验本身也可能碰上怪东西（比如撤销了的 Proxy）
     try {
-      return tool.handler(parsed.data);
+      const parsed = entry.args.safeParse(call.input);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((issue) =>
+          issue.code === "unrecognized_keys"
+            ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
+            : issue.path.length === 0
+              ? "arguments must be an object"
+              : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
+        );
+        return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
+      }
+      output = entry.tool.handler(parsed.data);
     } catch (error) {
       return `error: ${describeError(error)}`;
     }
+    // ToolHandler 是同步的、回文字。照着 Pi 写成 async 的、回了数字或对象的，都在这里变成一条说清楚的错误结果，
+    // 不会被当成结果存进历史
+    if (typeof output !== "string") {
+      catchRejection(output);
+      return `error: tool "${call.name}" returned ${describeValue(output)}, expected a string`;
+    }
+    return output;
   }
 }
 
@@ -248,17 +312,41 @@ export type ToolHooks = {
 };
 
 /**
+ * beforeToolCall 的答复该有的形状，用 zod 写出来。钩子是别人写的代码，它的答复也要校验。
+ * @since s05
+ */
+export const BeforeToolCallResultSchema: z.ZodType<BeforeToolCallResult> = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("allow") }),
+  z.object({ type: z.literal("block"), reason: z.string() }),
+]);
+
+/**
  * 执行一次调用，外面套上钩子：先问 beforeToolCall，拦下就不碰 handler；放行就交给 registry，
- * 再让 afterToolCall 改写结果。钩子自己抛错也只变成一条 "error: …" 结果，循环照常往下走。
+ * 再让 afterToolCall 改写结果。钩子自己抛错、答得不成样子，也只变成一条 "error: …" 结果，循环照常往下走。
  * @since s05
  */
 export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: ToolCall): ToolResultMessage {
-  const result = (content: string): ToolResultMessage => ({ role: "toolResult", toolCallId: call.id, content });
+  // 结果回答的是模型发来的那个调用：id 先记下，钩子就算改了 call.id，配对也不会乱
+  const id = call.id;
+  const result = (content: string): ToolResultMessage => ({ role: "toolResult", toolCallId: id, content });
   try {
-    const decision = hooks.beforeToolCall?.(call) ?? { type: "allow" };
-    if (decision.type === "block") return result(`error: blocked: ${decision.reason}`);
+    // 钩子出了岔子就按拦下处理：抛错、回的不是 allow/block（undefined、Promise、缺了 reason 的 block……），调用都不执行
+    const decision: unknown = hooks.beforeToolCall === undefined ? { type: "allow" } : hooks.beforeToolCall(call);
+    const checked = BeforeToolCallResultSchema.safeParse(decision);
+    if (!checked.success) {
+      catchRejection(decision);
+      return result(`error: hook failed: beforeToolCall returned ${describeValue(decision)}, expected {type: "allow"} or {type: "block", reason}`);
+    }
+    if (checked.data.type === "block") return result(`error: blocked: ${checked.data.reason}`);
     const raw = registry.run(call);
-    return result(hooks.afterToolCall?.(call, raw) ?? raw);
+    if (hooks.afterToolCall === undefined) return result(raw);
+    // afterToolCall 回的就是最终结果，也得是文字；回了别的，宁可报错，也不把没处理过的结果原样交出去
+    const rewritten: unknown = hooks.afterToolCall(call, raw);
+    if (typeof rewritten !== "string") {
+      catchRejection(rewritten);
+      return result(`error: hook failed: afterToolCall returned ${describeValue(rewritten)}, expected a string`);
+    }
+    return result(rewritten);
   } catch (error) {
     return result(`error: hook failed: ${describeError(error)}`);
   }
@@ -353,10 +441,9 @@ export class ExtensionRuntime {
 
   constructor(private readonly registry: ToolRegistry) {}
 
-  /** 装一个扩展。它登记的东西先记在一边，扩展函数顺利跑完才一起生效。 */
+  /** 装一个扩展。它登记的东西先记在一边，扩展函数顺利跑完才一起生效；不是函数、async 的、装的时候撞了名的，一样都不装。 */
   use(ext: Extension): void {
-    // 具名函数、赋给变量的箭头函数，JS 都会给它一个 name；错误信息靠它点名是哪个扩展。
-    const name = ext.name || "anonymous";
+    let name = "anonymous";
     const tools: Tool[] = [];
     const commands: Command[] = [];
     const handlers: ExtensionRuntime["handlers"] = [];
@@ -367,16 +454,24 @@ export class ExtensionRuntime {
       if (!loading) throw new Error(`extension "${name}" tried to ${what} after it finished loading`);
     };
     try {
-      ext({
+      // 扩展是外来代码：不是函数、连名字都读不出来，也只记一条错，不往外抛
+      if (typeof ext !== "function") {
+        catchRejection(ext);
+        throw new Error(`an extension must be a function, got ${describeValue(ext)}`);
+      }
+      // 具名函数、赋给变量的箭头函数，JS 都会给它一个 name；错误信息靠它点名是哪个扩展。
+      name = String(ext.name || name);
+      const returned: unknown = ext({
         on: (type, handler) => {
           whileLoading(`listen to "${type}"`);
           handlers.push({ type, handler });
         },
         registerTool: (tool) => {
           whileLoading(`register tool "${tool.spec.name}"`);
-          if (taken.has(tool.spec.name)) throw new Error(`tool "${tool.spec.name}" is already registered`);
-          taken.add(tool.spec.name);
-          tools.push(tool);
+          const checked = parseTool(tool);
+          if (taken.has(checked.spec.name)) throw new Error(`tool "${checked.spec.name}" is already registered`);
+          taken.add(checked.spec.name);
+          tools.push(checked);
         },
         registerCommand: (cmd) => {
           whileLoading(`register command "${cmd.name}"`);
@@ -386,6 +481,15 @@ export class ExtensionRuntime {
           commands.push(cmd);
         },
       });
+      // use 不等扩展：async 扩展 await 之后的登记都会落空。与其装上半个，不如整个不装，并说清楚为什么
+      if (isPromiseLike(returned)) {
+        catchRejection(returned);
+        throw new Error("it returned a Promise; an extension must register everything before it returns");
+      }
+      // 真正装之前再对一次名字：扩展在装的时候可能又 use 了别的扩展，把名字先占了
+      const now = new Set(this.registry.getSpecs().map((spec) => spec.name));
+      for (const tool of tools) if (now.has(tool.spec.name)) throw new Error(`tool "${tool.spec.name}" is already registered`);
+      for (const cmd of commands) if (this.commands.has(cmd.name)) throw new Error(`command "${cmd.name}" is already registered`);
     } catch (error) {
       this.errors.push(`error: extension "${name}" failed to load: ${describeError(error)}`);
       return;
@@ -401,23 +505,33 @@ export class ExtensionRuntime {
   emit(event: RuntimeEvent): void {
     for (const { type, handler } of this.handlers) {
       if (type !== event.type) continue;
+      const failed = (error: unknown): void => void this.errors.push(`error: handler for "${type}" failed: ${describeError(error)}`);
       try {
-        handler(event);
+        // 每个处理函数拿自己的一份事件：它改了，别的处理函数看到的、这一轮记下的都还是原样。
+        // 处理函数可以是 async 的：不等它，但它后来失败了也照样记下
+        catchRejection(handler({ ...event }), failed);
       } catch (error) {
-        this.errors.push(`error: handler for "${type}" failed: ${describeError(error)}`);
+        failed(error);
       }
     }
   }
 
-  /** 按名字跑命令。没有这个命令、命令自己抛错，都回一句 "error: …"。 */
+  /** 按名字跑命令。没有这个命令、命令自己抛错、回的不是文字，都回一句 "error: …"。 */
   runCommand(name: string): string {
     const cmd = this.commands.get(name);
     if (cmd === undefined) return `error: unknown command "${name}"`;
+    let output: unknown;
     try {
-      return cmd.run();
+      output = cmd.run();
     } catch (error) {
       return `error: command "${name}" failed: ${describeError(error)}`;
     }
+    // 和工具一样，命令该回文字；回了别的（比如 async 命令的 Promise），就说清楚回了什么
+    if (typeof output !== "string") {
+      catchRejection(output);
+      return `error: command "${name}" returned ${describeValue(output)}, expected a string`;
+    }
+    return output;
   }
 }
 
@@ -489,7 +603,10 @@ export async function collectAssistantMessage(events: AsyncIterable<ProviderEven
     return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
   };
   try {
-    for await (const event of events) {
+    for await (const raw of events) {
+      // 事件来自 provider，不可信：形状不对（不认识的 type、text 不是文字、stopReason 不在 StopReason 里……），
+      // parseProviderEvent 就抛错，下面的 catch 让这条回答以出错收尾，并写明收到的是什么
+      const event = parseProviderEvent(raw);
       switch (event.type) {
         case "text_delta":
           parts.push(event.text);
@@ -517,7 +634,10 @@ export const DEFAULT_MAX_TURNS = 8;
  * @since s04
  */
 export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
-  for await (const event of events) {
+  for await (const raw of events) {
+    // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
+    // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
+    const event = parseProviderEvent(raw);
     if (event.type === "tool_call") calls.push(event.call);
     yield event;
   }
@@ -534,61 +654,160 @@ export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, cal
  */
 export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAULT_MAX_TURNS): Promise<AssistantMessage> {
   const { state, registry, hooks, output, runtime } = agent;
-  // 一轮开始：拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
-  const snapshot = createTurnSnapshot(buildProviderInput(agent));
-  const provider = agent.providers?.[state.model] ?? agent.provider;
-  const own: ProviderMessage[] = [];
-  const keep = (message: AgentMessage): void => {
-    state.messages.append(message);
-    own.push(toProviderMessage(message));
-    runtime.emit({ type: "message", content: message.content });
-  };
-  const finish = (message: AssistantMessage): AssistantMessage => {
-    runtime.emit({ type: "done" });
-    return message;
-  };
-
-  for (let turn = 0; turn < maxTurns; turn++) {
-    const calls: ToolCall[] = [];
-    const input: ProviderInput = { ...snapshot, messages: [...snapshot.messages, ...own] };
-    let assistant: AssistantMessage;
+  // 同一份历史上一次只跑一轮，直接调循环也一样（见 runOneTurn）
+  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
+  turnsInProgress.add(state);
+  try {
+    const own: ProviderMessage[] = [];
+    const keep = (message: AgentMessage): void => {
+      state.messages.append(message);
+      own.push(toProviderMessage(message));
+      runtime.emit({ type: "message", content: message.content });
+    };
+    const finish = (message: AssistantMessage): AssistantMessage => {
+      runtime.emit({ type: "done" });
+      return message;
+    };
+    // 一轮开始：拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
+    let snapshot: TurnSnapshot;
+    let provider: Provider;
     try {
-      assistant = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));
+      snapshot = createTurnSnapshot(buildProviderInput(agent));
+      // 按模型名挑 provider 只认 providers 自己的键：模型名叫 "constructor"、"__proto__" 也摸不到原型链上去
+      provider = agent.providers !== undefined && Object.hasOwn(agent.providers, state.model) ? agent.providers[state.model] : agent.provider;
     } catch (error) {
-      assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+      // 连这一轮的输入都备不齐：和 provider 出错一样，这一轮以一条出错的回答结束，下一轮照常
+      const failed: AssistantMessage = { role: "assistant", content: `error: could not start the turn: ${describeError(error)}`, stopReason: "error" };
+      keep(failed);
+      writeLine(output, `assistant: ${failed.content}`);
+      return finish(failed);
     }
-    keep(assistant);
-    if (assistant.content !== "") output.log(`assistant: ${assistant.content}`);
-    if (assistant.stopReason !== "toolUse" || calls.length === 0) return finish(assistant);
 
-    for (const call of calls) {
-      const result = executeToolCall(registry, hooks, call);
-      keep(result);
-      output.log(`  → ${call.name}(${JSON.stringify(call.input)})`);
-      output.log(`  ← ${JSON.stringify(result.content)}`);
+    for (let turn = 0; turn < maxTurns; turn++) {
+      const calls: ToolCall[] = [];
+      // 每次请求给 provider 一份自己的拷贝：它改了手上的输入，也碰不到快照、本轮后面的请求和历史
+      const input: ProviderInput = {
+        ...snapshot,
+        messages: [...snapshot.messages, ...own].map((m) => ({ ...m })),
+        tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),
+      };
+      let assistant: AssistantMessage;
+      try {
+        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));
+      } catch (error) {
+        assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+      }
+      keep(assistant);
+      if (assistant.content !== "") writeLine(output, `assistant: ${assistant.content}`);
+      if (assistant.stopReason !== "toolUse" || calls.length === 0) return finish(assistant);
+
+      for (const call of calls) {
+        const result = executeToolCall(registry, hooks, call);
+        keep(result);
+        // 参数是模型给的任意值（可能嵌得很深、带着 BigInt），写成一行也不能出错：交给 describeValue
+        writeLine(output, `  → ${call.name}(${describeValue(call.input)})`);
+        writeLine(output, `  ← ${describeValue(result.content)}`);
+      }
     }
+    const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
+    keep(capped);
+    writeLine(output, `assistant: ${capped.content}`);
+    return finish(capped);
+  } finally {
+    turnsInProgress.delete(state);
   }
-  const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
-  keep(capped);
-  output.log(`assistant: ${capped.content}`);
-  return finish(capped);
 }
+
 
 // ── 一轮对话 ──────────────────────────────────────────────
 /**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error。
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
  * @since s01
  */
 export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
+/**
+ * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
+ * @since s01
+ */
+export const turnsInProgress = new WeakSet<AgentState>();
+
+/**
+ * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
+ * @since s01
+ */
+export function refusedTurn(reason: string): AssistantMessage {
+  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
+}
+
+/**
+ * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
+ * @since s03
+ */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
+ * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
+ * @since s03
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (isPromiseLike(value)) return "a Promise";
+  try {
+    return JSON.stringify(value) ?? describeError(value);
+  } catch {
+    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
+    return describeError(value);
+  }
+}
+
+/**
+ * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
+ * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
+ * @since s04
+ */
+export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
+  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
+  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
 }
 
 /**
  * 跑一轮：存下用户消息，交给工具循环，直到拿到这一轮的最终回答。
  * 出错不往外抛：provider 出错变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
  * @since s01
  */
 export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
+  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
+  if (turnsInProgress.has(agent.state)) return refusedTurn("agent is already processing a prompt");
+  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
   agent.state.messages.append({ role: "user", content: userInput });
   return runEventedToolLoop(agent);
 }
@@ -698,9 +917,9 @@ export function createDemoTools(): Tool[] {
     {
       spec: { name: "read", description: "读一个文件的全文", input: { path: "文件路径，如 src/main.ts" } },
       handler: ({ path }) => {
-        const text = DEMO_FILES[path];
-        if (text === undefined) throw new Error(`no such file: ${path}`);
-        return text;
+        // 路径是模型给的：只认 DEMO_FILES 自己的键，"constructor" 之类的名字摸不到原型链上去
+        if (!Object.hasOwn(DEMO_FILES, path)) throw new Error(`no such file: ${path}`);
+        return DEMO_FILES[path];
       },
     },
     {
@@ -713,7 +932,7 @@ export function createDemoTools(): Tool[] {
     {
       spec: { name: "rm", description: "删除一个文件", input: { path: "文件路径" } },
       handler: ({ path }) => {
-        if (!(path in DEMO_FILES)) throw new Error(`no such file: ${path}`);
+        if (!Object.hasOwn(DEMO_FILES, path)) throw new Error(`no such file: ${path}`);
         delete DEMO_FILES[path];
         return `deleted ${path}`;
       },
@@ -775,9 +994,8 @@ export const statsExtension: Extension = (api) => {
   api.registerTool({
     spec: { name: "wc", description: "数一个文件有多少个字符", input: { path: "文件路径" } },
     handler: ({ path }) => {
-      const text = DEMO_FILES[path];
-      if (text === undefined) throw new Error(`no such file: ${path}`);
-      return `${path} 共 ${[...text].length} 个字符`;
+      if (!Object.hasOwn(DEMO_FILES, path)) throw new Error(`no such file: ${path}`);
+      return `${path} 共 ${[...DEMO_FILES[path]].length} 个字符`;
     },
   });
   api.registerCommand({ name: "stats", run: () => `已完成 ${turns} 轮，存下 ${messages} 条消息` });

@@ -74,6 +74,28 @@ function argsRow(id: string, input: string, args: unknown, result: string, tool:
   };
 }
 
+/** 嵌了 depth 层的合法 JSON 对象。 */
+const nested = (depth: number): unknown => {
+  let value: unknown = "bottom";
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+};
+
+/** 钩子一行：第二轮里模型调 a(text: "x")，钩子是 hooks；预期这次调用的结果和 handler 被调用的记录。 */
+function hookRow([id, input, hooks, result, handlerCalls]: [string, string, Hooks, string, Record<string, string>[]]): Row {
+  return {
+    id,
+    since: "s05",
+    input,
+    async run(h) {
+      const t = echoTool("a");
+      const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
+      return { messages, handlerCalls: t.calls };
+    },
+    expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", result), a("done")], handlerCalls },
+  };
+}
+
 const goodPackage = () => ({
   manifest: { name: "pkg", tools: ["greet"], commands: ["ver"], resources: ["skills/hello"] },
   contents: { greet: "hello {who}", ver: "pkg 1.0", "skills/hello": "Say hello.\nmore" },
@@ -227,19 +249,7 @@ const ROWS: Row[] = [
       ["hook-after-throws", "afterToolCall 抛错（handler 已经跑过，结果作废）", { afterToolCall: () => { throw new Error("redactor down"); } }, "error: hook failed: redactor down", [{ text: "x" }]],
       ["hook-throws-non-error", "钩子抛的不是 Error", { beforeToolCall: () => { throw 7; } }, "error: hook failed: 7", []],
     ] as [string, string, Hooks, string, Record<string, string>[]][]
-  ).map(
-    ([id, input, hooks, result, handlerCalls]): Row => ({
-      id,
-      since: "s05",
-      input,
-      async run(h) {
-        const t = echoTool("a");
-        const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
-        return { messages, handlerCalls: t.calls };
-      },
-      expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", result), a("done")], handlerCalls },
-    }),
-  ),
+  ).map(hookRow),
 
   // ── 会话树（s07 起） ───────────────────────────────────
   {
@@ -516,6 +526,442 @@ const ROWS: Row[] = [
     run: (h) => installRow(h, { manifest: { name: "p", tools: [], commands: [], resources: ["skills/mine"] }, contents: { "skills/mine": "Theirs." } }),
     expected: refused(/skills\/mine/),
   },
+
+  // ══ issue 13：每道边界（第 1–11 类），一类至少一行 ══════════════
+  // ── 第 1 类：抛出来的东西连文字都转不出来（s01 起） ──────────
+  {
+    id: "provider-throws-null-prototype",
+    since: "s01",
+    input: "provider 抛一个没有原型的对象（String() 会再抛一次）",
+    run: async (h) => {
+      const b = h.agent({ responses: [text("ok")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      const nothing = (): never => {
+        throw Object.create(null);
+      };
+      b.agent.provider = h.n < 3 ? { complete: async () => nothing() } : { stream: nothing };
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      return { reply, messages: b.all() };
+    },
+    expected: { reply: a("error: unprintable object", "error"), messages: [...FIRST, u("second"), a("error: unprintable object", "error")] },
+  },
+  {
+    id: "handler-throws-revoked-proxy",
+    since: "s04",
+    input: "handler 抛一个撤销了的 Proxy（s05 起也不会被错标成 hook failed）",
+    async run(h) {
+      const boom: ToolLike = {
+        spec: { name: "boom", description: "", input: {} },
+        handler: () => {
+          const { proxy, revoke } = Proxy.revocable({}, {});
+          revoke();
+          throw proxy;
+        },
+      };
+      const { messages } = await secondTurn(h, [toolUse("", call("c1", "boom", {})), text("done")], { tools: [boom] });
+      return { messages };
+    },
+    expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", "error: unprintable object"), a("done")] },
+  },
+  {
+    id: "hook-throws-null-prototype",
+    since: "s05",
+    input: "beforeToolCall 抛一个没有原型的对象",
+    async run(h) {
+      const t = echoTool("a");
+      const hooks: Hooks = {
+        beforeToolCall: () => {
+          throw Object.create(null);
+        },
+      };
+      const { messages } = await secondTurn(h, [toolUse("", call("c1", "a", { text: "x" })), text("done")], { tools: [t.tool], hooks });
+      return { messages, handlerCalls: t.calls };
+    },
+    expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", "error: hook failed: unprintable object"), a("done")], handlerCalls: [] },
+  },
+
+  // ── 第 2 类：provider 的事件不可信（s03 起，D26） ───────────
+  ...(
+    [
+      ["stop-reason-outside-the-set", "message_end 的 stopReason 不在 StopReason 里（\"length\"）", [start, delta("ab"), end("length")], 'ab\nerror: invalid event from provider: {"type":"message_end","stopReason":"length"}'],
+      ["message-end-without-stop-reason", "message_end 没带 stopReason", [start, delta("ab"), { type: "message_end" }], 'ab\nerror: invalid event from provider: {"type":"message_end"}'],
+      ["event-null", "事件是 null", [start, null], "error: invalid event from provider: null"],
+      ["event-string", "事件是一个字符串", [start, "message_end"], 'error: invalid event from provider: "message_end"'],
+      ["text-delta-not-string", "text_delta 的 text 不是字符串", [start, { type: "text_delta", text: 42 }], 'error: invalid event from provider: {"type":"text_delta","text":42}'],
+      ["event-unknown-type", "不认识的事件类型", [start, { type: "thinking_delta", text: "hmm" }], 'error: invalid event from provider: {"type":"thinking_delta","text":"hmm"}'],
+    ] as [string, string, unknown[], string][]
+  ).map(
+    ([id, input, events, content]): Row => ({
+      id,
+      since: "s03",
+      input,
+      run: (h) => secondTurn(h, [events as Step[]]),
+      expected: { reply: a(content, "error"), messages: [...FIRST, u("second"), a(content, "error")] },
+    }),
+  ),
+  {
+    id: "tool-call-without-call",
+    since: "s04",
+    input: "tool_call 事件没带 call（回答以出错收尾，它前面合法的调用也不执行）",
+    async run(h) {
+      const t = echoTool("a");
+      const { messages } = await secondTurn(h, [[start, { type: "tool_call", call: call("c1", "a", { text: "x" }) }, { type: "tool_call" } as unknown as Step, end("toolUse")]], { tools: [t.tool] });
+      return { messages, handlerCalls: t.calls };
+    },
+    expected: { messages: [...FIRST, u("second"), a('error: invalid event from provider: {"type":"tool_call"}', "error")], handlerCalls: [] },
+  },
+  {
+    id: "provider-without-stream",
+    since: "s03",
+    input: "provider 对象上没有 stream",
+    async run(h) {
+      const b = h.agent({ responses: [text("ok"), text("back")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      const real = b.agent.provider;
+      b.agent.provider = {};
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      b.agent.provider = real;
+      await h.mod.runOneTurn(b.agent, "third");
+      return { reply, messages: b.all() };
+    },
+    expected: {
+      reply: a("error: provider.stream is not a function", "error"),
+      messages: [...FIRST, u("second"), a("error: provider.stream is not a function", "error"), u("third"), a("back")],
+    },
+  },
+
+  // ── 第 3 类：工具契约在运行时也算数（s04 起，D27） ───────────
+  ...(
+    [
+      ["handler-returns-promise", "handler 回一个 Promise（照着 Pi 写成 async 的工具）", () => Promise.resolve("late"), 'error: tool "a" returned a Promise, expected a string'],
+      ["handler-returns-rejecting-promise", "handler 回一个会 reject 的 Promise", () => Promise.reject(new Error("async failure")), 'error: tool "a" returned a Promise, expected a string'],
+      ["handler-returns-number", "handler 回一个数字", () => 42, 'error: tool "a" returned 42, expected a string'],
+      ["handler-returns-undefined", "handler 什么都不回", () => undefined, 'error: tool "a" returned undefined, expected a string'],
+      ["handler-returns-object", "handler 回一个对象", () => ({ lines: 3 }), 'error: tool "a" returned {"lines":3}, expected a string'],
+    ] as [string, string, () => unknown, string][]
+  ).map(
+    ([id, input, result, content]): Row => ({
+      id,
+      since: "s04",
+      input,
+      async run(h) {
+        const tool: ToolLike = { spec: { name: "a", description: "", input: {} }, handler: () => result() as string };
+        const b = h.agent({ tools: [tool], responses: [text("ok"), toolUse("", call("c1", "a", {})), text("done"), text("later")] });
+        await h.mod.runOneTurn(b.agent, "first");
+        await h.mod.runOneTurn(b.agent, "second");
+        await h.mod.runOneTurn(b.agent, "third");
+        await new Promise((resolve) => setImmediate(resolve));
+        return { messages: b.all() };
+      },
+      // 第三轮照常：结果没有毒化历史（s06 起每轮都要给历史拍快照）
+      expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", content), a("done"), u("third"), a("later")] },
+    }),
+  ),
+  argsRow("args-nested-deep", "参数嵌了 10,000 层（合法的 JSON）", { path: nested(10_000) }, 'error: invalid arguments for tool "read": argument "path" must be a string'),
+  argsRow("args-bigint", "参数里有 BigInt（不是 JSON，日志行也写得出来）", { path: 10n }, 'error: invalid arguments for tool "read": argument "path" must be a string'),
+
+  // ── 第 4 类：钩子出了岔子就按拦下处理（s05 起，D28） ─────────
+  ...(
+    [
+      ["hook-returns-promise-of-block", "beforeToolCall 回一个 Promise（Pi 的钩子是 async 的），它 resolve 成 block", { beforeToolCall: () => Promise.resolve({ type: "block", reason: "no" }) }, 'error: hook failed: beforeToolCall returned a Promise, expected {type: "allow"} or {type: "block", reason}', []],
+      ["hook-returns-undefined", "beforeToolCall 什么都不回（Pi 里这算放行）", { beforeToolCall: () => undefined }, 'error: hook failed: beforeToolCall returned undefined, expected {type: "allow"} or {type: "block", reason}', []],
+      ["hook-block-without-reason", "beforeToolCall 回 block 却没有 reason", { beforeToolCall: () => ({ type: "block" }) }, 'error: hook failed: beforeToolCall returned {"type":"block"}, expected {type: "allow"} or {type: "block", reason}', []],
+      ["hook-pi-shaped-block", "beforeToolCall 回 Pi 写法的 {block: true, reason}", { beforeToolCall: () => ({ block: true, reason: "no" }) }, 'error: hook failed: beforeToolCall returned {"block":true,"reason":"no"}, expected {type: "allow"} or {type: "block", reason}', []],
+      ["after-hook-returns-undefined", "afterToolCall 什么都不回（handler 已经跑过，结果作废）", { afterToolCall: () => undefined }, "error: hook failed: afterToolCall returned undefined, expected a string", [{ text: "x" }]],
+      ["after-hook-returns-promise", "afterToolCall 回一个 Promise", { afterToolCall: () => Promise.resolve("redacted") }, "error: hook failed: afterToolCall returned a Promise, expected a string", [{ text: "x" }]],
+    ] as unknown as [string, string, Hooks, string, Record<string, string>[]][]
+  ).map(hookRow),
+  hookRow([
+    "hook-rewrites-call-id",
+    "beforeToolCall 把 call.id 改掉再放行（结果仍回答模型给的 id）",
+    {
+      beforeToolCall: (c) => {
+        c.id = "forged";
+        return { type: "allow" };
+      },
+    },
+    "a:x",
+    [{ text: "x" }],
+  ]),
+
+  // ── 第 5 类：provider 改了手上的输入（s02 起） ─────────────────
+  {
+    id: "provider-mutates-its-input",
+    since: "s02",
+    input: "provider 往收到的 messages 里塞消息、改工具说明、加参数",
+    async run(h) {
+      const seen: unknown[] = [];
+      const answer = (input: { messages: Msg[]; tools?: ToolLike["spec"][] }): void => {
+        seen.push(structuredClone(input));
+        input.messages.push(u("INJECTED"));
+        if (input.tools?.[0] !== undefined) Object.assign(input.tools[0], { description: "EDITED" }).input.extra = "x";
+      };
+      const b = h.agent({ tools: [echoTool("a").tool] });
+      b.agent.provider =
+        h.n < 3
+          ? { complete: async (input) => (answer(input), "ok") }
+          : {
+              async *stream(input) {
+                answer(input);
+                yield* text("ok") as never[];
+              },
+            };
+      await h.mod.runOneTurn(b.agent, "first");
+      await h.mod.runOneTurn(b.agent, "second");
+      return { seen, specs: b.agent.registry?.getSpecs(), messages: b.all() };
+    },
+    expected: {
+      seen: [
+        { messages: [u("first")], tools: [{ name: "a", description: "a tool", input: { text: "text" } }] },
+        { messages: [u("first"), { role: "assistant", content: "ok" }, u("second")], tools: [{ name: "a", description: "a tool", input: { text: "text" } }] },
+      ].map((x) => expect.objectContaining(x)),
+      specs: [{ name: "a", description: "a tool", input: { text: "text" } }],
+      messages: [...FIRST, u("second"), a("ok")],
+    },
+  },
+
+  // ── 第 6 类：按名字查东西摸不到原型（s04 起的工具，s06 起的模型） ──
+  {
+    id: "model-named-constructor",
+    since: "s06",
+    input: 'state.model 是 "constructor"（Object.prototype 上有同名成员）',
+    async run(h) {
+      const b = h.agent({ responses: [text("ok"), text("from the default provider")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      b.agent.providers = {};
+      b.agent.state.model = "constructor";
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      return { reply };
+    },
+    expected: { reply: a("from the default provider") },
+  },
+  {
+    id: "demo-read-prototype-path",
+    since: "s04",
+    input: '演示的 read 工具读路径 "constructor"',
+    async run(h) {
+      const read = h.mod.createDemoTools().find((t) => t.spec.name === "read");
+      const { messages } = await secondTurn(h, [toolUse("", call("c1", "read", { path: "constructor" })), text("done")], { tools: read === undefined ? [] : [read] });
+      return { messages };
+    },
+    expected: { messages: [...FIRST, u("second"), a("", "toolUse"), r("c1", "error: no such file: constructor"), a("done")] },
+  },
+
+  // ── 第 7 类：一轮前后调用的东西也在 R4 里（D29） ──────────────
+  {
+    id: "loader-throws",
+    since: "s08",
+    input: "loader.load() 抛错（读项目资料失败）",
+    async run(h) {
+      const b = h.agent({ responses: [text("ok"), text("back")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      const real = b.agent.loader;
+      b.agent.loader = {
+        load: () => {
+          throw new Error("disk on fire");
+        },
+      };
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      b.agent.loader = real;
+      await h.mod.runOneTurn(b.agent, "third");
+      return { reply, messages: b.all() };
+    },
+    expected: {
+      reply: a("error: could not start the turn: disk on fire", "error"),
+      messages: [...FIRST, u("second"), a("error: could not start the turn: disk on fire", "error"), u("third"), a("back")],
+    },
+  },
+  {
+    id: "output-throws",
+    since: "s01",
+    input: "Output.log 抛错（终端关了）",
+    async run(h) {
+      const b = h.agent({ responses: [text("ok"), text("still stored")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      const broken = {
+        log: () => {
+          throw new Error("EPIPE");
+        },
+      };
+      b.agent.output = broken;
+      if (h.n >= 10) b.agent.mode = new h.mod.PrintMode(broken);
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      return { reply, messages: b.all() };
+    },
+    expected: { reply: a("still stored"), messages: [...FIRST, u("second"), a("still stored")] },
+  },
+  {
+    id: "render-throws",
+    since: "s10",
+    input: "运行模式的 render 抛错",
+    async run(h) {
+      const b = h.agent({ responses: [text("ok"), text("still stored")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      b.agent.mode = {
+        render: () => {
+          throw new Error("screen gone");
+        },
+      };
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      return { reply, state: b.state() };
+    },
+    expected: {
+      reply: a("still stored"),
+      state: { messages: [...FIRST, u("second"), a("still stored")], tools: [], resources: [], errors: ["error: mode failed to render: screen gone"] },
+    },
+  },
+  {
+    id: "listener-rejects",
+    since: "s09",
+    input: "async 的事件处理函数 reject",
+    async run(h) {
+      const b = h.agent({ responses: [text("ok")] });
+      b.agent.runtime?.use((api) =>
+        api.on("done", async () => {
+          throw new Error("async boom");
+        }),
+      );
+      await h.mod.runOneTurn(b.agent, "first");
+      await new Promise((resolve) => setImmediate(resolve));
+      return { state: b.state() };
+    },
+    expected: { state: { messages: FIRST, tools: [], resources: [], errors: ['error: handler for "done" failed: async boom'] } },
+  },
+
+  // ── 第 8 类：扩展从不悄悄丢活（s09 起，D30） ─────────────────
+  {
+    id: "extension-async",
+    since: "s09",
+    input: "async 扩展：await 前登记一个命令，await 后登记一个工具",
+    async run(h) {
+      const b = h.agent();
+      b.agent.runtime?.use(async function later(api) {
+        api.registerCommand({ name: "early", run: () => "x" });
+        await null;
+        api.registerTool(echoTool("late").tool);
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      return { state: b.state(), early: b.agent.runtime?.runCommand("early") };
+    },
+    expected: {
+      state: {
+        messages: [],
+        tools: [],
+        resources: [],
+        errors: ['error: extension "later" failed to load: it returned a Promise; an extension must register everything before it returns'],
+      },
+      early: 'error: unknown command "early"',
+    },
+  },
+  ...(
+    [
+      ["extension-undefined", "use(undefined)", undefined, 'error: extension "anonymous" failed to load: an extension must be a function, got undefined'],
+      ["extension-object", "use 一个对象", { name: "not-a-function" }, 'error: extension "anonymous" failed to load: an extension must be a function, got {"name":"not-a-function"}'],
+      ["extension-promise", "use 一个 Promise（比如 import() 的结果）", Promise.resolve({ default: () => {} }), 'error: extension "anonymous" failed to load: an extension must be a function, got a Promise'],
+    ] as [string, string, unknown, string][]
+  ).map(
+    ([id, input, ext, error]): Row => ({
+      id,
+      since: "s09",
+      input,
+      async run(h) {
+        const b = h.agent();
+        b.agent.runtime?.use(ext as never);
+        return { errors: b.state().errors };
+      },
+      expected: { errors: [error] },
+    }),
+  ),
+  {
+    id: "extension-nested-clash",
+    since: "s09",
+    input: "扩展里又 use 了一个扩展，里面那个先占了外面这个要登记的工具名",
+    async run(h) {
+      const b = h.agent();
+      const runtime = b.agent.runtime;
+      runtime?.use(function outer(api) {
+        api.registerCommand({ name: "outer-cmd", run: () => "x" });
+        api.registerTool(echoTool("shared").tool);
+        runtime.use(function inner(api2) {
+          api2.registerTool(echoTool("shared").tool);
+        });
+      });
+      return { state: b.state(), outer: runtime?.runCommand("outer-cmd") };
+    },
+    expected: {
+      state: { messages: [], tools: ["shared"], resources: [], errors: ['error: extension "outer" failed to load: tool "shared" is already registered'] },
+      outer: 'error: unknown command "outer-cmd"',
+    },
+  },
+
+  // ── 第 9 类：一次一轮（s01 起，D33） ─────────────────────────
+  {
+    id: "two-turns-at-once",
+    since: "s01",
+    input: "同一个 agent 上不等第一轮跑完就发起第二轮",
+    async run(h) {
+      const b = h.agent({ responses: [text("answer A"), text("answer C")] });
+      const [first, second] = await Promise.all([h.mod.runOneTurn(b.agent, "A"), h.mod.runOneTurn(b.agent, "B")]);
+      await h.mod.runOneTurn(b.agent, "C");
+      return { first, second, messages: b.all() };
+    },
+    expected: {
+      first: a("answer A"),
+      second: a("error: agent is already processing a prompt", "error"),
+      messages: [u("A"), a("answer A"), u("C"), a("answer C")],
+    },
+  },
+
+  // ── 第 10 类：监听改不了打印的东西（s10 起，D34） ─────────────
+  {
+    id: "listener-rewrites-event",
+    since: "s10",
+    input: "监听把收到的事件内容改掉",
+    async run(h) {
+      const out: string[] = [];
+      const b = h.agent({ responses: [text("the real answer")] });
+      b.agent.mode = new h.mod.PrintMode({ log: (line) => void out.push(line) });
+      b.agent.runtime?.use((api) =>
+        api.on("message", (e) => {
+          if (e.type === "message") e.content = "HACKED";
+        }),
+      );
+      await h.mod.runOneTurn(b.agent, "first");
+      return { out };
+    },
+    expected: { out: ["the real answer"] },
+  },
+
+  // ── 第 11 类：一直不回话的 provider（s03 起，D35） ────────────
+  {
+    id: "provider-never-answers",
+    since: "s03",
+    input: "provider 一直不交出第一个事件（core 没有取消，只能等；等的时候再来一轮被拒绝）",
+    async run(h) {
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const b = h.agent();
+      b.agent.provider = {
+        async *stream() {
+          await gate;
+          yield* text("finally") as never[];
+        },
+      };
+      let done = false;
+      const first = h.mod.runOneTurn(b.agent, "hang").then((reply) => ((done = true), reply));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const pending = !done;
+      const meanwhile = await h.mod.runOneTurn(b.agent, "meanwhile");
+      release();
+      return { pending, meanwhile, reply: await first, messages: b.all() };
+    },
+    expected: {
+      pending: true,
+      meanwhile: a("error: agent is already processing a prompt", "error"),
+      reply: a("finally"),
+      messages: [u("hang"), a("finally")],
+    },
+  },
 ];
 
 // ── 跑表 ─────────────────────────────────────────────────
@@ -557,7 +1003,7 @@ describe("坏输入表", () => {
   });
 });
 
-forLessonsFrom("s03", (id, load) => {
+forLessonsFrom("s01", (id, load) => {
   for (const row of ROWS.filter((rw) => lessonNumber(rw.since) <= lessonNumber(id))) {
     it(`${row.id}（${row.since} 起）：${row.input}`, async () => {
       const mod = await load();

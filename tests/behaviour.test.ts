@@ -175,6 +175,37 @@ forLessonsFrom("s03", (id, load) => {
   });
 });
 
+// ── s03 起：一直不回话的 provider（第 11 类，D35） ────────────
+forLessonsFrom("s03", (id, load) => {
+  it("provider 一直不回话：这一轮就一直等（core 没法取消它，见 README）；等的时候同一个 agent 再来一轮会被拒绝，历史不动；它一回话就照常收尾，之后照常", async () => {
+    const mod = await load();
+    let release: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const provider = {
+      async *stream() {
+        calls++;
+        if (calls === 1) await answered;
+        yield { type: "message_start" as const };
+        yield { type: "text_delta" as const, text: calls === 1 ? "终于" : "ok" };
+        yield { type: "message_end" as const, stopReason: "stop" };
+      },
+    };
+    const { agent, messages } = makeAgent(id, mod, { provider });
+    let settled = false;
+    const first = mod.runOneTurn(agent, "hang").then((reply) => ((settled = true), reply));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(settled, "still waiting for the provider").toBe(false);
+    expect(messages()).toEqual([{ role: "user", content: "hang" }]);
+    expect(await mod.runOneTurn(agent, "meanwhile")).toEqual({ role: "assistant", content: "error: agent is already processing a prompt", stopReason: "error" });
+    expect(messages(), "the refused turn stored nothing").toEqual([{ role: "user", content: "hang" }]);
+    release();
+    expect(await first).toEqual({ role: "assistant", content: "终于", stopReason: "stop" });
+    expect((await mod.runOneTurn(agent, "next")).content).toBe("ok");
+    expect(messages().map((m) => m.content)).toEqual(["hang", "终于", "next", "ok"]);
+  });
+});
+
 // ── s04 起：工具循环，R4 ②，R5 ──────────────────────────────
 forLessonsFrom("s04", (id, load) => {
   it("每次回答存成一条助手消息（要了工具的是 toolUse），后面按调用顺序跟着各自的结果", async () => {
@@ -434,7 +465,7 @@ describe("快照（s06 起）：整份深拷贝，改输入里够得着的任何
       expect(snapshot).toEqual(before);
     });
 
-    it("一轮之内工具改了自己登记的 spec：本轮后面的请求看到的仍是开头那份，下一轮才变", async () => {
+    it("工具改了自己登记时交出的 spec 对象：registry 存的是自己的一份（D29），本轮和下一轮的请求都看不到这个改动", async () => {
       const mod = await load();
       const { provider, inputs } = scriptedProvider(id, (_i, n) => (n === 0 ? toolUse("", call("c1", "shape", {})) : text("ok")));
       const shape = {
@@ -451,7 +482,7 @@ describe("快照（s06 起）：整份深拷贝，改输入里够得着的任何
       expect(inputs.map((i) => i.tools?.[0])).toEqual([
         { name: "shape", description: "before", input: {} },
         { name: "shape", description: "before", input: {} },
-        { name: "shape", description: "after", input: { extra: "added" } },
+        { name: "shape", description: "before", input: {} },
       ]);
     });
   });

@@ -356,6 +356,14 @@ const FILE_EXT = /\.(ts|mts|cts|js|mjs|cjs|json|md|txt|ya?ml|sh|html|css)$/i;
 export const IGNORED_WORDS: ReadonlySet<string> = new Set(["npm", "npx", "tsx", "node", "tsc", "vitest", "git", "bash", "sh", "pi", "Pi", "TypeScript", "JavaScript", "JSON"]);
 /** Product and company names that look like code in prose (PascalCase) but are never course nouns. */
 export const PRODUCT_WORDS: ReadonlySet<string> = new Set(["TypeScript", "JavaScript", "GitHub", "OpenAI", "OpenShell", "VitePress", "DeepSeek", "ChatGPT", "macOS", "npmjs"]);
+/**
+ * JavaScript's own names — globals such as `BigInt`, `Promise`, `structuredClone`, and members of the standard prototypes
+ * such as `toString`, `then`: a README may talk about the language itself without code.ts declaring them.
+ */
+export const JS_BUILTINS: ReadonlySet<string> = new Set([
+  ...Object.getOwnPropertyNames(globalThis),
+  ...[Object, Function, Array, String, Promise, Error, Map, Set].flatMap((c) => Object.getOwnPropertyNames(c.prototype)),
+]);
 /** TypeScript keywords and primitive type names: never "later-lesson vocabulary". */
 const TS_WORDS: ReadonlySet<string> = new Set(
   "type interface class function const let var return async await yield new this void null undefined true false string number boolean unknown never any object export import from extends implements readonly private public protected static constructor of in for if else switch case default break continue throw try catch finally typeof keyof as is".split(" "),
@@ -813,7 +821,7 @@ export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsConte
   const out: string[] = [];
   const tokens = codeTokens(ctx.code);
   const removed = removedNames(ctx);
-  const known = (part: string): boolean => tokens.has(part) || removed.has(part) || TS_WORDS.has(part);
+  const known = (part: string): boolean => tokens.has(part) || removed.has(part) || TS_WORDS.has(part) || JS_BUILTINS.has(part);
   for (const section of parseReadme(readme).sections) {
     if (section.name === "Pi 源码溯源") continue;
     const say = (what: string): void => void out.push(`${lessonId} README ${section.name}: ${what}`);

@@ -90,6 +90,21 @@ export const SCENARIOS: Scenario[] = [
     steps: [{ turn: "hi" }],
   },
 
+  {
+    id: "s03-invalid-events",
+    since: "s03",
+    about: "D26：事件不可信——stopReason 不在 StopReason 里、事件是 null、text 不是字符串，这条回答都以出错收尾并写明收到了什么；之后照常",
+    provider: {
+      responses: [
+        [start, delta("ab"), end("length")],
+        [start, null as unknown as Step],
+        [start, delta("x"), { type: "text_delta", text: 42 } as unknown as Step, end("stop")],
+        text("ok"),
+      ],
+    },
+    steps: [{ turn: "1" }, { turn: "2" }, { turn: "3" }, { turn: "4" }],
+  },
+
   // ── s04 ──────────────────────────────────────────────────
   {
     id: "s04-demo",
@@ -167,6 +182,26 @@ export const SCENARIOS: Scenario[] = [
     steps: [{ turn: "1" }, { turn: "2" }],
   },
 
+  {
+    id: "s04-untrusted-calls-and-results",
+    since: "s04",
+    about: "D26/D27：tool_call 缺 call，整条回答出错、前面的调用也不执行；handler 回数字、对象、undefined，各是一条说清楚的错误结果；之后照常",
+    provider: {
+      responses: [
+        [start, toolCall(call("c1", "a", { text: "x" })), { type: "tool_call" } as unknown as Step, end("toolUse")],
+        toolUse("", call("c2", "num", {}), call("c3", "obj", {}), call("c4", "none", {}), call("c5", "a", { text: "y" })),
+        text("ok"),
+      ],
+    },
+    tools: [
+      { name: "a", params: ["text"] },
+      { name: "num", does: { returnsValue: 42 } },
+      { name: "obj", does: { returnsValue: { lines: 3 } } },
+      { name: "none", does: { returnsValue: undefined } },
+    ],
+    steps: [{ turn: "first" }, { turn: "second" }],
+  },
+
   // ── s05 ──────────────────────────────────────────────────
   {
     id: "s05-demo",
@@ -193,6 +228,25 @@ export const SCENARIOS: Scenario[] = [
     provider: { responses: [toolUse("", call("c1", "a", { text: "x" })), text("ok")] },
     tools: [{ name: "a", params: ["text"] }],
     hooks: { afterThrows: "after exploded" },
+    steps: [{ turn: "go" }],
+  },
+
+  {
+    id: "s05-hooks-fail-closed",
+    since: "s05",
+    about: "D28：beforeToolCall 回 undefined、缺 reason 的 block、Pi 写法的 {block: true}，调用都不执行；afterToolCall 回的不是文字，结果作废",
+    provider: { responses: [toolUse("", call("c1", "rm", { path: "a" }), call("c2", "ls", { dir: "." }), call("c3", "cat", { path: "b" }), call("c4", "a", { text: "x" })), text("ok")] },
+    tools: [{ name: "rm", params: ["path"] }, { name: "ls", params: ["dir"] }, { name: "cat", params: ["path"] }, { name: "a", params: ["text"] }],
+    hooks: { beforeReturns: { rm: undefined, ls: { type: "block" }, cat: { block: true, reason: "no" } } },
+    steps: [{ turn: "go" }],
+  },
+  {
+    id: "s05-after-hook-not-a-string",
+    since: "s05",
+    about: "D28：afterToolCall 回 undefined：handler 已经跑过，结果作废，写成 hook failed",
+    provider: { responses: [toolUse("", call("c1", "a", { text: "x" })), text("ok")] },
+    tools: [{ name: "a", params: ["text"] }],
+    hooks: { afterReturns: undefined },
     steps: [{ turn: "go" }],
   },
 
@@ -223,6 +277,22 @@ export const SCENARIOS: Scenario[] = [
     provider: { responses: [toolUse("", call("c1", "note", {})), text("ok"), text("ok")] },
     tools: [{ name: "note", does: { appends: { role: "user", content: "sneaked in" }, returns: "noted" } }],
     steps: [{ turn: "1" }, { turn: "2" }],
+  },
+
+  {
+    id: "s06-model-prototype-name",
+    since: "s06",
+    about: "第 6 类：state.model 叫 constructor、__proto__，providers 里没有这个键，照样用默认的 provider",
+    // 剧本按请求的序号走，第 0 次请求发给了 other
+    provider: { responses: [text("(not asked)"), text("default, for constructor"), text("default, for __proto__")] },
+    steps: [
+      { model: "other", provider: { responses: [text("from other")] } },
+      { turn: "hi" },
+      { model: "constructor" },
+      { turn: "again" },
+      { model: "__proto__" },
+      { turn: "third" },
+    ],
   },
 
   // ── s07 ──────────────────────────────────────────────────

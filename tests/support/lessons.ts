@@ -97,6 +97,9 @@ export interface LessonModule {
   PrintMode: new (output: OutputLike) => { render(events: RuntimeEventLike[]): void };
   JsonMode: new (output: OutputLike) => { render(events: RuntimeEventLike[]): void };
   DEFAULT_MAX_TURNS: number;
+  // 不抛错的描述（s01 describeError，s03 起 describeValue）：性质测试直接敲它们。
+  describeError(error: unknown): string;
+  describeValue(value: unknown): string;
   // 演示用的零件（D17）：黄金轨迹把每课 main() 的演示当数据重放时用。
   createFakeProvider(): ProviderLike;
   createDemoTools(): ToolLike[];
@@ -175,8 +178,9 @@ export function scriptedProvider(id: string, script: Script): { provider: Provid
     provider: {
       async *stream(input: Input): AsyncGenerator<Event> {
         for (const step of next(input)) {
-          if (step.type === "throw") throw new Error(step.message);
-          yield step;
+          // 剧本里也可以放坏事件（null、字符串……），原样交出去
+          if (typeof step === "object" && step !== null && step.type === "throw") throw new Error(step.message);
+          yield step as Event;
         }
       },
     },

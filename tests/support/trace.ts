@@ -32,7 +32,9 @@ export type ToolBehaviour =
   /** 执行时往 registry 再登记一个工具（一轮之内登记的工具何时可见，D20）。 */
   | { registers: ToolData; returns: string }
   /** 执行时往 state 里塞一条消息（快照之外的写入，s06）。 */
-  | { appends: Msg; returns: string };
+  | { appends: Msg; returns: string }
+  /** 回一个不是字符串的值（ToolHandler 的契约在运行时也算数，D27）。 */
+  | { returnsValue: unknown };
 
 export type ToolData = { name: string; params?: string[]; does?: ToolBehaviour };
 
@@ -45,6 +47,10 @@ export type HooksData = {
   upper?: true;
   beforeThrows?: string;
   afterThrows?: string;
+  /** 工具名 → beforeToolCall 对它回的值（可以不是像样的 allow/block，D28）。 */
+  beforeReturns?: Record<string, unknown>;
+  /** afterToolCall 一律回这个值，不管结果是什么（D28）。 */
+  afterReturns?: unknown;
 };
 
 export type CommandData = string | { throws: string };
@@ -190,6 +196,7 @@ function buildTool(ctx: Ctx, data: ToolData): ToolLike {
     handler: (input) => {
       if (does === undefined) return `${data.name}:${params.map((p) => input[p]).join(",")}`;
       if ("throws" in does) throw new Error(does.throws);
+      if ("returnsValue" in does) return does.returnsValue as string;
       if ("registers" in does) ctx.agent().registry?.register(buildTool(ctx, does.registers));
       if ("appends" in does) pushMessage(ctx.agent(), does.appends);
       return does.returns;
@@ -209,12 +216,14 @@ function buildHooks(ctx: Ctx, data: HooksData): Hooks {
   const hooks: Hooks = {};
   hooks.beforeToolCall = (call: Call) => {
     if (data.beforeThrows !== undefined) throw new Error(data.beforeThrows);
+    if (data.beforeReturns !== undefined && Object.hasOwn(data.beforeReturns, call.name)) return data.beforeReturns[call.name] as { type: "allow" };
     const reason = data.block?.[call.name];
     if (reason !== undefined) return { type: "block", reason };
     return gate.beforeToolCall?.(call) ?? { type: "allow" };
   };
   hooks.afterToolCall = (call: Call, result: string) => {
     if (data.afterThrows !== undefined) throw new Error(data.afterThrows);
+    if ("afterReturns" in data) return data.afterReturns as string;
     const gated = gate.afterToolCall?.(call, result) ?? result;
     return data.upper === true ? gated.toUpperCase() : gated;
   };
