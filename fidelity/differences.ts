@@ -529,7 +529,7 @@ export const FACT_DIFFERENCES: FactDifference[] = [
     scenarios: ["tree-error-on-path"],
     pi: "出错（error / aborted）的助手消息留在会话里，发给模型前由 `transformMessages` 去掉",
     mini: "出错的回答照样发给模型：已收到的文字后面接着 `error: <原因>` 那一行（D6）",
-    reason: "决策 D40：路径上的每条消息都原样发给模型，buildProviderInput 不挑。出错的回答是一条普通的助手消息（D6），模型下一次能看到自己上次断在哪；它只是一段文字，任何 API 都收",
+    reason: "决策 D38：路径上的每条消息都原样发给模型，buildProviderInput 不挑。出错的回答是一条普通的助手消息（D6），模型下一次能看到自己上次断在哪；它只是一段文字，任何 API 都收",
     reconcile: (pi, mini) =>
       adjustTrace(pi, mini, "发给模型的消息", (p, m) => {
         const stored = mini.traces["当前路径"]?.trace ?? [];
