@@ -4,7 +4,8 @@
 //   scale   逐规模的表：每个操作在逐级增大的规模上的每项耗时，看是不是线性增长；
 //   suite   整个 npm test 的墙钟时间（跑 BENCH_SUITE_RUNS 次，默认 3，给最小值和中位数；0 就不跑），测试变慢了在这里看得见。
 // 用法：tsx scripts/bench-table.ts [pi|startup|scale …] [sNN]——不写 section 就全跑，sNN 换一课（默认 s12，也可用 BENCH_LESSON）。
-// BENCH_CODE：量另一份 code.ts（见下）。BENCH_RUNS：每边（每档）计时几次（默认 9）；BENCH_WARMUP：对照前每边预热几次（默认 3）；BENCH_STARTUP_RUNS：每条启动命令跑几次（默认 10）。
+// BENCH_CODE：量另一份 code.ts（见下）。BENCH_RUNS：对照时每边计时几轮（默认 15）；BENCH_WARMUP：对照前每边预热几次（默认 3）；
+// BENCH_STARTUP_RUNS：每条启动命令跑几次（默认 10）；BENCH_SCALE_RUNS：规模表每档跑几次取最快（默认 5）。
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,9 +22,10 @@ import { importLesson, type LessonModule, lessonDir, ROOT } from "../tests/suppo
 const args = process.argv.slice(2);
 const lesson = args.find((a) => /^s\d\d$/.test(a)) ?? process.env.BENCH_LESSON ?? "s12";
 const wanted = args.filter((a) => !/^s\d\d$/.test(a));
-const runs = Number(process.env.BENCH_RUNS ?? 9);
+const runs = Number(process.env.BENCH_RUNS ?? 15);
 const warmup = Number(process.env.BENCH_WARMUP ?? 3);
 const startupRuns = Number(process.env.BENCH_STARTUP_RUNS ?? 10);
+const scaleRuns = Number(process.env.BENCH_SCALE_RUNS ?? 5);
 // BENCH_CODE=路径：量一份别处的 code.ts（比如另一个分支的草稿，放在仓库里才找得到 zod），按 sNN 那一课的零件拼 agent。
 const codeFile = process.env.BENCH_CODE === undefined ? join(ROOT, lessonDir(lesson), "code.ts") : resolve(process.env.BENCH_CODE);
 const mod: LessonModule = process.env.BENCH_CODE === undefined ? await importLesson(lesson) : await import(pathToFileURL(codeFile).href);
@@ -161,7 +163,7 @@ each pass through tsx's loader hooks; npm start imports zod before tsx registers
 async function best(fn: () => unknown): Promise<number> {
   await fn(); // 预热
   let min = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < scaleRuns; i++) {
     const t0 = performance.now();
     await fn();
     min = Math.min(min, performance.now() - t0);
@@ -184,7 +186,7 @@ async function scaleTable(title: string, unit: string, sizes: number[], make: (n
 }
 
 async function scaleTables(): Promise<void> {
-  console.log(`\nmini Pi ${lesson} — scale: best of ${runs} runs per size (Node ${process.version})`);
+  console.log(`\nmini Pi ${lesson} — scale: best of ${scaleRuns} runs per size (Node ${process.version})`);
   await scaleTable("SessionTree: append n entries, then currentPath() + allEntries()", "entries", [1_000, 10_000, 100_000], (n) => treeAppendAndPath(mod, n));
   // 对照：同样多的条目直接放进一个 Map<string, object>。大 Map 本身每项就会随规模变贵（堆增长、GC、缓存），
   // 上面那张表的每项耗时若和这张同步上涨，就不是 SessionTree 自己的超线性路径。
