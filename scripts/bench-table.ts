@@ -4,7 +4,8 @@
 //   scale   逐规模的表：每个操作在逐级增大的规模上的每项耗时，看是不是线性增长；
 //   suite   整个 npm test 的墙钟时间（跑 BENCH_SUITE_RUNS 次，默认 3，给最小值和中位数；0 就不跑），测试变慢了在这里看得见。
 // 用法：tsx scripts/bench-table.ts [pi|startup|scale …] [sNN]——不写 section 就全跑，sNN 换一课（默认 s12，也可用 BENCH_LESSON）。
-// BENCH_CODE：量另一份 code.ts（见下）。BENCH_RUNS：对照时每边计时几轮（默认 15）；BENCH_WARMUP：对照前每边预热几次（默认 3）；
+// BENCH_CODE：量另一份 code.ts（见下）。BENCH_RUNS：对照时计时几轮（默认 11）；BENCH_BLOCK_MS：每轮每边连着跑至少多少毫秒（默认 200）；
+// BENCH_HEAP=warm|cold：只量一种堆的状态（默认两种都量）；BENCH_WARMUP：对照前每边预热几次（默认 3）；
 // BENCH_STARTUP_RUNS：每条启动命令跑几次（默认 10）；BENCH_SCALE_RUNS：规模表每档跑几次取最快（默认 5）。
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
@@ -22,7 +23,8 @@ import { importLesson, type LessonModule, lessonDir, ROOT } from "../tests/suppo
 const args = process.argv.slice(2);
 const lesson = args.find((a) => /^s\d\d$/.test(a)) ?? process.env.BENCH_LESSON ?? "s12";
 const wanted = args.filter((a) => !/^s\d\d$/.test(a));
-const runs = Number(process.env.BENCH_RUNS ?? 15);
+const runs = Number(process.env.BENCH_RUNS ?? 11);
+const blockMs = Number(process.env.BENCH_BLOCK_MS ?? 200);
 const warmup = Number(process.env.BENCH_WARMUP ?? 3);
 const startupRuns = Number(process.env.BENCH_STARTUP_RUNS ?? 10);
 const scaleRuns = Number(process.env.BENCH_SCALE_RUNS ?? 5);
@@ -49,36 +51,47 @@ const COMPARED: { kind: WorkloadKind; label: string; unit: string; sizes: number
   { kind: "oneCallPerResponse", label: "n responses of one call each", unit: "response", sizes: [50, 200] },
 ];
 
+/** 两种堆的状态（见 tests/bench/compare.ts）：热堆是主要的一张，冷堆看每次运行前把堆清空时的样子。 */
+const HEAPS = [
+  { name: "warm", title: "warm heap: each side runs a block of back-to-back runs", gc: false },
+  { name: "cold", title: "cold heap: a full GC before every run, one run per block", gc: true },
+].filter((h) => (process.env.BENCH_HEAP ?? h.name) === h.name);
+
 async function compareWithPi(): Promise<void> {
   const file = relative(ROOT, codeFile);
   const sha = createHash("sha1").update(readFileSync(codeFile)).digest("hex").slice(0, 10);
   const pi = await loadPi();
   console.log(`\nmini Pi ${lesson} (${file}, sha1 ${sha}) vs Pi ${PI_VERSION} runAgentLoop — Node ${process.version}`);
-  console.log(`one process, alternating order, ${warmup} warm-up + ${runs} timed runs per side, full GC before each run`);
+  console.log(`one process; per workload ${warmup} warm-up runs per side, then ${runs} rounds, each side once per round, order alternating`);
   if ("missing" in pi) console.log(`\n${pi.missing}. Only the mini side is measured below.`);
   const mini = miniSide(lesson, mod);
-  const rows: string[][] = [];
   const events: string[] = [];
-  for (const { kind, label, unit, sizes } of COMPARED) {
-    for (const n of sizes) {
-      const t = await alternate(mini[kind](n), "side" in pi ? pi.side[kind](n) : undefined, { warmup, runs });
-      const perUnit = (ms: number[]): string => `${fmt((Math.min(...ms) * 1000) / n, 2)} / ${fmt((median(ms) * 1000) / n, 2)}`;
-      const cells = [label.replace("n ", `${n.toLocaleString("en-US")} `), unit, perUnit(t.mini.ms)];
-      if (t.pi === undefined) rows.push([...cells, "—", "—", "—"]);
-      else {
-        const r = ratios({ mini: t.mini, pi: t.pi });
-        rows.push([...cells, perUnit(t.pi.ms), fmt(r.best, 2), fmt(r.median, 2)]);
-        const per = (count: number): string => String(Number((count / n).toPrecision(2)));
-        if (n === sizes[0]) events.push(`${per(t.pi.events)} vs ${per(t.mini.events)} per ${unit}`);
+  for (const heap of HEAPS) {
+    const rows: string[][] = [];
+    for (const { kind, label, unit, sizes } of COMPARED) {
+      for (const n of sizes) {
+        const t = await alternate(mini[kind](n), "side" in pi ? pi.side[kind](n) : undefined, { warmup, runs, blockMs, gc: heap.gc });
+        const perUnit = (ms: number[]): string => `${fmt((Math.min(...ms) * 1000) / n, 2)} / ${fmt((median(ms) * 1000) / n, 2)}`;
+        const cells = [label.replace("n ", `${n.toLocaleString("en-US")} `), unit, String(t.block), perUnit(t.mini.ms)];
+        if (t.pi === undefined) rows.push([...cells, "—", "—", "—"]);
+        else {
+          const r = ratios({ mini: t.mini, pi: t.pi });
+          rows.push([...cells, perUnit(t.pi.ms), fmt(r.best, 2), fmt(r.median, 2)]);
+          const per = (count: number): string => String(Number((count / n).toPrecision(2)));
+          if (n === sizes[0] && heap === HEAPS[0]) events.push(`${per(t.pi.events)} vs ${per(t.mini.events)} per ${unit}`);
+        }
       }
     }
+    console.log(`\n${heap.title}${heap.gc ? "" : ` (≥ ${blockMs} ms)`}\n`);
+    printTable(["workload", "unit", "runs/block", "mini µs/unit best / median", "Pi µs/unit best / median", "mini/Pi best", "mini/Pi median"], rows);
   }
-  console.log();
-  printTable(["workload", "unit", "mini µs/unit best / median", "Pi µs/unit best / median", "mini/Pi best", "mini/Pi median"], rows);
   console.log(`
-mini/Pi < 1 means the mini is faster. "best" compares the fastest run of each side; "median" is the median over the
-timed rounds of (mini run / Pi run), the two runs of a round measured back to back, so a busy machine moves both.
-Each run builds a fresh agent with one tool and runs one turn; both sides store the same messages (checked).
+mini/Pi < 1 means the mini is faster. µs/unit is a block's time per run divided by n. "best" compares the fastest block
+of each side; "median" is the median over the rounds of (mini block / Pi block), the two blocks of a round measured back
+to back, so a busy machine moves both. Both sides store the same messages (checked). Each run builds a fresh agent with
+one tool and runs one turn. Warm heap: no forced GC, like a session that has been running for a while; a side's garbage
+is mostly collected inside its own block. Cold heap: V8 shrinks the young generation after a full GC, so each run grows
+the heap again, like a process that has just started; the side that allocates more pays for that.
 What makes the comparison uneven:
 - Pi emits more events and forwards every one to its subscribers: per unit ${events.join(", ") || "(not measured)"} (Pi AgentEvents
   vs the mini's RuntimeEvents). For every text delta Pi also copies the partial message into a message_update event.

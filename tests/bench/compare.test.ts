@@ -39,25 +39,34 @@ describe("bench harness", () => {
 
   it("alternates which side runs first, after the warm-up", async () => {
     const log: string[] = [];
-    const t = await alternate(fake("mini", log, ["a"]), fake("pi", log, ["a"]), { warmup: 1, runs: 4 });
+    const t = await alternate(fake("mini", log, ["a"]), fake("pi", log, ["a"]), { warmup: 1, runs: 4, blockMs: 0 });
     expect(log).toEqual(["mini", "pi", "mini", "pi", "pi", "mini", "mini", "pi", "pi", "mini"]);
     expect(t.mini.ms).toHaveLength(4);
     expect(t.pi?.ms).toHaveLength(4);
   });
 
+  it("runs each side in blocks of back-to-back runs, the same size for both, long enough for blockMs", async () => {
+    const log: string[] = [];
+    const t = await alternate(fake("mini", log, ["a"]), fake("pi", log, ["a"]), { warmup: 1, runs: 2, blockMs: 5 });
+    // 一次运行几乎不花时间，凑够 5 ms 要连着跑很多次
+    expect(t.block).toBeGreaterThan(1);
+    const b = t.block;
+    expect(log.slice(2)).toEqual([...Array(b).fill("mini"), ...Array(b).fill("pi"), ...Array(b).fill("pi"), ...Array(b).fill("mini")]);
+  });
+
   it("refuses to compare two sides that stored different messages", async () => {
     const log: string[] = [];
-    await expect(alternate(fake("mini", log, ["user:go", "assistant:a"]), fake("pi", log, ["user:go", "assistant:b"]), { warmup: 1, runs: 1 })).rejects.toThrow(
+    await expect(alternate(fake("mini", log, ["user:go", "assistant:a"]), fake("pi", log, ["user:go", "assistant:b"]), { warmup: 1, runs: 1, blockMs: 0 })).rejects.toThrow(
       'mini and Pi did different work: message 1: mini "assistant:a" vs Pi "assistant:b"',
     );
-    await expect(alternate(fake("mini", log, ["user:go"]), fake("pi", log, ["user:go", "assistant:b"]), { warmup: 1, runs: 1 })).rejects.toThrow(
+    await expect(alternate(fake("mini", log, ["user:go"]), fake("pi", log, ["user:go", "assistant:b"]), { warmup: 1, runs: 1, blockMs: 0 })).rejects.toThrow(
       'message 1: mini "(none)" vs Pi "assistant:b" (1 vs 2 messages)',
     );
   });
 
   it("measures the mini alone when there is no Pi side", async () => {
     const log: string[] = [];
-    const t = await alternate(fake("mini", log, []), undefined, { warmup: 2, runs: 3 });
+    const t = await alternate(fake("mini", log, []), undefined, { warmup: 2, runs: 3, blockMs: 0 });
     expect(log).toEqual(["mini", "mini", "mini", "mini", "mini"]);
     expect(t.pi).toBeUndefined();
   });
