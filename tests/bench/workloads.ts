@@ -42,14 +42,17 @@ export function collectDeltas(mod: LessonModule, n: number): () => Promise<numbe
   };
 }
 
-/** 不记录输入的剧本 provider（scriptedProvider 会深拷贝每次输入，那份拷贝本身就随历史增长，会污染测量）。 */
+/**
+ * 不记录输入的剧本 provider（scriptedProvider 会深拷贝每次输入，那份拷贝本身就随历史增长，会污染测量）。
+ * 一次回答的事件先全部备好，交出一个就放掉一个——和 Pi 一侧的事件队列一样，两边的堆里留着的东西一样多。
+ */
 function leanProvider(respond: (k: number) => Event[]): ProviderLike {
   let k = 0;
   return {
     stream(): AsyncGenerator<Event> {
-      const events = respond(k++);
+      const pending = [...respond(k++)].reverse();
       return (async function* () {
-        yield* events;
+        for (let event = pending.pop(); event !== undefined; event = pending.pop()) yield event;
       })();
     },
   };
