@@ -1,4 +1,4 @@
-// npm run bench 的 vitest bench 部分：各操作在逐级增大的规模上的耗时（tinybench 的表）。
+// npm run bench:vitest（vitest bench）：各操作在逐级增大的规模上的耗时（tinybench 的表）。
 // 逐规模的「每项耗时」表由 scripts/bench-table.ts 打印，更容易一眼看出是不是线性增长。
 // 默认量最终版 s12；BENCH_LESSON=s07 之类可以换一课。`npm test`（vitest run）不会收这个文件：bench 只在 bench 模式下跑。
 import { bench, describe } from "vitest";
