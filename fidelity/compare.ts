@@ -7,6 +7,7 @@
 //   assistant   → stopReason、文字、这次回答要的调用 id（按顺序）、出错说明（stopReason 为 error 时）
 //   toolResult  → toolCallId、是不是出错、文字（出错时就是错误说明）
 //   system      → 只记有这么一条（只有 Pi 有）
+// 调用方的剧本（scenarios.ts 的 CallerPlan）另有一条「调用方」轨迹，每条是 role 为 caller 的一行：哪一步、看到什么。
 // 同一件事的两种写法在这里对齐，不算差异（见 DIFFERENCES.md「表示法对应」）：
 //   Pi 的 toolResult.isError 字段      ↔ 课程结果文字的 "error: " 前缀（D18）
 //   Pi 助手消息的 errorMessage 字段    ↔ 课程助手消息最后一行 "error: …"（D6）
@@ -21,6 +22,7 @@ export type Entry = (
   | { role: "user"; text: string }
   | { role: "assistant"; stopReason: string; text: string; calls: string[]; errorText?: string }
   | { role: "toolResult"; toolCallId: string; isError: boolean; text: string }
+  | { role: "caller"; text: string }
 ) & {
   /** 在原轨迹里的位置。比较前由 compareTraces 填上，差异表改写后报错时仍指向原来那条；不参与比较。 */
   at?: number;
@@ -123,6 +125,8 @@ export function describeEntry(e: Entry | undefined): string {
       ].join("");
     case "toolResult":
       return `toolResult ${e.toolCallId} ${e.isError ? "error" : "ok"} ${JSON.stringify(e.text)}`;
+    case "caller":
+      return `caller ${e.text}`;
   }
 }
 
@@ -174,8 +178,8 @@ export type Difference = {
   id: string;
   /** deliberate：故意的，理由写在 reason；pending：还没决定修课程还是写成决策。 */
   status: "deliberate" | "pending";
-  /** 这处差异出现在哪：跑完后的历史、每次发给模型的请求，或者两处都有。 */
-  on: "history" | "requests" | "both";
+  /** 这处差异出现在哪：跑完后的历史、每次发给模型的请求、两处都有（both），或者调用方看到的（caller，只比它自己）。 */
+  on: "history" | "requests" | "both" | "caller";
   scenarios: string[];
   pi: string;
   mini: string;
@@ -208,14 +212,15 @@ export type Verdict = {
 
 /**
  * 同一个剧本的两条轨迹：先各自查配对（pairing，默认只查历史），再按差异表消掉已列出的差异，剩下的每一处不同都是问题。
- * on 是这次比的是哪一种轨迹：只有 on 相符的行参与；请求不查配对（请求里能看到什么调用，正是 F13 说的事）。
+ * on 是这次比的是哪一种轨迹：只有 on 相符的行参与（both 的行参与历史和请求，不参与调用方）；
+ * 请求不查配对（请求里能看到什么调用，正是 F13 说的事），调用方的轨迹里没有调用，也不查。
  */
 export function compareTraces(
   scenario: string,
   pi: Trace,
   mini: Trace,
   differences: readonly Difference[],
-  on: "history" | "requests" = "history",
+  on: "history" | "requests" | "caller" = "history",
   pairing: boolean = on === "history",
 ): Verdict {
   const problems = pairing ? [...pairingProblems(pi).map((p) => `pi 配对 ${p}`), ...pairingProblems(mini).map((p) => `mini 配对 ${p}`)] : [];
@@ -223,7 +228,7 @@ export function compareTraces(
   const tag = (t: Trace): Trace => t.map((e, i) => ({ ...e, at: i }));
   let current: Reconciled = { pi: tag(pi), mini: tag(mini) };
   for (const row of differences) {
-    if (!row.scenarios.includes(scenario) || (row.on !== "both" && row.on !== on)) continue;
+    if (!row.scenarios.includes(scenario) || (row.on === "both" ? on === "caller" : row.on !== on)) continue;
     const next = row.reconcile(current.pi, current.mini);
     if (next !== undefined) {
       current = next;
@@ -247,6 +252,16 @@ export function compareRequests(scenario: string, pi: readonly Trace[], mini: re
     problems.push(...verdict.problems.map((p) => `第 ${k + 1} 次请求：${p}`));
   }
   return { used: differences.map((d) => d.id).filter((id) => used.has(id)), problems };
+}
+
+/**
+ * 调用方每一步看到了什么（只有调用方的剧本有，scenarios.ts 的 CallerPlan）：两边逐行比，只有 on 为 caller 的行参与，不查配对。
+ * 两边都没有就什么都不比；只有一边有，另一边的每一行都是问题。问题前面标上「调用方：」。
+ */
+export function compareCaller(scenario: string, pi: Trace | undefined, mini: Trace | undefined, differences: readonly Difference[]): Verdict {
+  if (pi === undefined && mini === undefined) return { used: [], problems: [] };
+  const verdict = compareTraces(scenario, pi ?? [], mini ?? [], differences, "caller", false);
+  return { used: verdict.used, problems: verdict.problems.map((p) => `调用方：${p}`) };
 }
 
 /**

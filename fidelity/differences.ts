@@ -6,7 +6,7 @@ import { adjustFact, adjustTrace, describeEntry, type Difference, type Entry, ty
 import { fillTemplate, type Mechanism, MECHANISM_SCENARIOS, USER_SKILL } from "./mechanisms.ts";
 import { ABSENT } from "./observe.ts";
 import { README } from "./project.ts";
-import { AFTER_HOOK_SUFFIX, SCENARIOS } from "./scenarios.ts";
+import { AFTER_HOOK_SUFFIX, ASYNC_BLOCK_REASON, CALLER, callerLine, SCENARIOS } from "./scenarios.ts";
 
 // ── 参数校验错误：拆成问题清单 ─────────────────────────────
 /** 一条校验问题的统一写法：`missing text`、`unknown file`、`not a string text`。 */
@@ -54,6 +54,20 @@ const errorResults =
   (f: (p: ToolResultEntry, m: ToolResultEntry) => [Entry, Entry] | undefined) =>
   (p: Entry, m: Entry): [Entry, Entry] | undefined =>
     p.role === "toolResult" && m.role === "toolResult" && p.toolCallId === m.toolCallId && p.isError && m.isError ? f(p, m) : undefined;
+
+/** 两边同一位置、回答同一个调用的结果：Pi 的没出错，课程的出错且文字是 miniText 认得的样子时，课程一边换成 Pi 的。 */
+const okVersusError =
+  (miniText: (text: string) => boolean, piOk: (p: ToolResultEntry) => boolean = (p) => !p.isError) =>
+  (p: Entry, m: Entry): [Entry, Entry] | undefined =>
+    p.role === "toolResult" && m.role === "toolResult" && p.toolCallId === m.toolCallId && piOk(p) && m.isError && miniText(m.text) ? [p, { ...p, at: m.at }] : undefined;
+
+/** D28：课程的钩子答得不成样子时的结果文字（去掉 `error: ` 之后），got 是 describeValue 写出的收到了什么。 */
+const beforeHookFailed = (got: string): string => `hook failed: beforeToolCall returned ${got}, expected {type: "allow"} or {type: "block", reason}`;
+const afterHookFailed = (got: string): string => `hook failed: afterToolCall returned ${got}, expected a string`;
+
+/** 调用方的一行：Pi 是 piLine、课程是 miniLine 时，课程一边换成 Pi 的（只认这两种样子）。 */
+const callerSaw = (piLine: (text: string) => boolean, miniLine: string) => (pi: Trace, mini: Trace) =>
+  rewritePairs(pi, mini, (p, m) => (p.role === "caller" && m.role === "caller" && piLine(p.text) && m.text === miniLine ? [p, { ...p, at: m.at }] : undefined));
 
 /** §4：达到上限时课程追加的那条助手消息，和上限的默认值。 */
 const MAX_TURNS_TEXT = "max turns reached";
@@ -302,6 +316,97 @@ export const DIFFERENCES: Difference[] = [
           ? [p, { ...m, calls: p.calls }]
           : undefined,
       ),
+  },
+  {
+    id: "F37",
+    on: "both",
+    status: "deliberate",
+    scenarios: ["before-undefined"],
+    pi: "beforeToolCall 回 undefined 就是放行（类型写着 `BeforeToolCallResult | undefined`，`prepareToolCall` 只看 `block`），调用照常执行",
+    mini: '`error: hook failed: beforeToolCall returned undefined, expected {type: "allow"} or {type: "block", reason}`，调用不执行',
+    reason:
+      "决策 D28：钩子出了岔子就按拦下处理（fail closed）。课程的答复是封闭的 allow / block（§2 字典），漏写一个 return 在 Pi 里是放行，放过一次删除的代价太大，课程宁可不执行并说清楚",
+    reconcile: (pi, mini) => rewritePairs(pi, mini, okVersusError((text) => text === beforeHookFailed("undefined"))),
+  },
+  {
+    id: "F38",
+    on: "both",
+    status: "deliberate",
+    scenarios: ["before-async"],
+    pi: "钩子本来就是 async 的：等它的 Promise，兑现成放行就执行（这里的 echo），兑现成 `{block: true, reason}` 就拦下，结果文字是 reason（这里的 rm）",
+    mini: "答复是 Promise 就算钩子出错：`error: hook failed: beforeToolCall returned a Promise, …`，放行的、要拦的都不执行，Promise 的失败被接住",
+    reason:
+      "决策 D28：课程的 ToolHooks 是同步的（§2 字典），不等 Promise。以前 resolve 成拦下的 async 钩子被当成放行，是 issue 13 里最要紧的缺陷，所以凡是 Promise 一律不执行；要等人确认的钩子在课程里只能先同步地拦下",
+    reconcile: (pi, mini) =>
+      rewritePairs(
+        pi,
+        mini,
+        okVersusError(
+          (text) => text === beforeHookFailed("a Promise"),
+          (p) => !p.isError || p.text === ASYNC_BLOCK_REASON,
+        ),
+      ),
+  },
+  {
+    id: "F39",
+    on: "both",
+    status: "deliberate",
+    scenarios: ["after-undefined"],
+    pi: "afterToolCall 回 undefined 就是不改：工具的结果原样留下",
+    mini: '`error: hook failed: afterToolCall returned undefined, expected a string`，工具的结果作废',
+    reason:
+      "决策 D28：课程的 afterToolCall 回的就是最终结果（D23）。漏写 return 时宁可报错，也不把没处理过的结果原样交出去——那可能正是钩子要遮掉的东西",
+    reconcile: (pi, mini) => rewritePairs(pi, mini, okVersusError((text) => text === afterHookFailed("undefined"))),
+  },
+  {
+    id: "F40",
+    on: "both",
+    status: "deliberate",
+    scenarios: ["async-tool"],
+    pi: "工具的 execute 本来就是 async 的：等它兑现，结果照常",
+    mini: '`error: tool "weather" returned a Promise, expected a string`：不等这个 Promise，它的失败被接住',
+    reason:
+      "决策 D27：ToolHandler 是同步的、回文字（§2 字典）。把 Promise 当结果存进历史，s06 起每一轮都拍不了快照，agent 从此坏掉；照 Pi 写成 async 的工具在课程里得到一条说清楚的错误结果",
+    reconcile: (pi, mini) => rewritePairs(pi, mini, okVersusError((text) => /^tool "[^"]+" returned a Promise, expected a string$/.test(text))),
+  },
+  {
+    id: "F41",
+    on: "caller",
+    status: "deliberate",
+    scenarios: ["second-prompt"],
+    pi: "上一句还没跑完，`Agent.prompt` 直接 reject：`Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.`；第二句不进历史",
+    mini: "runOneTurn 照常 resolve，回一条不存进历史的 `error: agent is already processing a prompt`（stopReason error）；第二句同样不进历史",
+    reason:
+      "决策 D33：和 Pi 一样拒绝、不排队，历史不交错。R4 不许 runOneTurn reject，所以拒绝写成一条不进历史的说明。Pi 另有 steer() / followUp() 替调用方排队，课程没有",
+    reconcile: callerSaw(
+      (text) => text.startsWith(callerLine(CALLER.secondPrompt, CALLER.threw("Agent is already processing a prompt."))),
+      callerLine(CALLER.secondPrompt, CALLER.returned(describeEntry({ role: "assistant", stopReason: "error", text: "", calls: [], errorText: "agent is already processing a prompt" }))),
+    ),
+  },
+  {
+    id: "F42",
+    on: "caller",
+    status: "deliberate",
+    scenarios: ["never-answers"],
+    pi: "`Agent.abort()` 触发交给 provider 的 AbortSignal，pi-ai 的 provider 听到就以 stopReason aborted 收尾，prompt() 随即结束。Pi 的循环自己不赛跑：provider 不听信号时 Pi 也一直等（`never-answers-deaf`，两边一致）",
+    mini: "没有取消：调用方手里没有可调的东西，这一轮一直等到 provider 回话",
+    reason:
+      "决策 D35：取消要么给 stream(input) 加参数（R1 不许），要么给 Agent 加字段、在 core 里逐事件赛跑（十万个文字增量时慢十倍）。上限交给 provider 自己设，live/ 的 provider 用 AbortSignal.timeout（s03 README）",
+    reconcile: callerSaw((text) => text === callerLine(CALLER.gaveUp, CALLER.settled), callerLine(CALLER.gaveUp, CALLER.running)),
+  },
+  {
+    id: "F43",
+    on: "history",
+    status: "deliberate",
+    scenarios: ["never-answers"],
+    pi: "放弃之后，历史里是一条 stopReason aborted 的回答（errorMessage `Request was aborted`），provider 后来的回答不要了",
+    mini: "历史里是 provider 最后给出的回答",
+    reason: "决策 D35，和 F42 是同一件事在历史里的样子；课程的 StopReason 也没有 aborted（§4，F11）",
+    reconcile: (pi, mini) => {
+      const [p, m] = [pi.at(-1), mini.at(-1)];
+      if (p?.role !== "assistant" || p.stopReason !== "aborted" || m?.role !== "assistant" || m.stopReason !== "stop" || m.calls.length > 0) return undefined;
+      return { pi, mini: [...mini.slice(0, -1), { ...p, at: m.at }] };
+    },
   },
 ];
 

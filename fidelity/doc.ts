@@ -12,7 +12,7 @@ import { SCENARIOS } from "./scenarios.ts";
 
 export const DOC_PATH = join(import.meta.dirname, "DIFFERENCES.md");
 
-const WHERE = { history: "历史", requests: "请求", both: "历史和请求" } as const;
+const WHERE = { history: "历史", requests: "请求", both: "历史和请求", caller: "调用方" } as const;
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const ids = (list: readonly string[]): string => list.map((s) => `\`${s}\``).join("、");
@@ -73,8 +73,9 @@ export function renderDoc(): string {
     "",
     "`npm run fidelity` 把每个剧本分别交给真实 Pi 1.6.0 和适用的每一课的 mini Pi，再比较两边：",
     "",
-    "- **循环剧本**（s04 起）交给 `@earendil-works/pi-agent-core` 的 `runAgentLoop`，比较归一后的消息轨迹：跑完一轮后存下的历史，",
-    "  以及每次请求时模型看到的消息（第 k 次请求对第 k 次请求）。",
+    "- **循环剧本**（从引入那个零件的课起，多数是 s04）交给 `@earendil-works/pi-agent-core` 的 `runAgentLoop`，比较归一后的消息轨迹：跑完一轮后存下的历史，",
+    "  以及每次请求时模型看到的消息（第 k 次请求对第 k 次请求）。调用方在一轮中途插手的剧本（再发一句、放弃不回话的模型）交给同一个包的 `Agent`，",
+    "  另外比较调用方每一步看到了什么。",
     "- **机制剧本**（从引入那个机制的课起）交给 `@earendil-works/pi-coding-agent` 的 `SessionManager`、`DefaultResourceLoader`、",
     "  扩展装载器和 `ExtensionRunner`（经 `AgentSession`）、`runPrintMode`、项目信任和本地包，比较两边的「观察」：几条事实加几条轨迹。",
     "  磁盘上的项目、扩展文件、包由 `fidelity/project.ts` 写在一个临时目录里，两边读的是同一批文件。",

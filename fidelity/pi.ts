@@ -1,8 +1,9 @@
 // 适配器（真实 Pi 一侧）：同一个剧本交给 @earendil-works/pi-agent-core 1.6.0 的 runAgentLoop 跑一次。
 // 模型换成照剧本出事件的 streamFn（建在 pi-ai 的 createAssistantMessageEventStream 上），工具是 AgentTool，
 // 钩子是 beforeToolCall，convertToLlm 原样返回。只在 pi-side.ts 起的 Node 24 子进程里加载（`npm run fidelity`）。
+// 调用方的剧本（第二句话、不回话的模型）要 prompt() 和 abort()，交给同一个包里的 Agent 跑。
 
-import { type AgentLoopConfig, type AgentMessage, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
+import { Agent, type AgentLoopConfig, type AgentMessage, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
 import {
   type AssistantMessage,
   type AssistantMessageEventStream,
@@ -17,7 +18,7 @@ import {
 } from "@earendil-works/pi-ai";
 import { asRequest, normalisePi, type Trace } from "./compare.ts";
 import type { Run } from "./mini.ts";
-import { type Reply, type Scenario, toolOutput } from "./scenarios.ts";
+import { CALLER, callerLine, type Reply, type Scenario, toolOutput, watchHang } from "./scenarios.ts";
 
 export const MODEL: Model<"openai-completions"> = {
   id: "scripted",
@@ -100,12 +101,23 @@ export function streamReply(reply: Reply): AssistantMessageEventStream {
   return stream;
 }
 
+/** provider 听到 AbortSignal 时的收尾，照 pi-ai 的 provider 写（faux.ts 的 createAbortedMessage）：stopReason aborted。 */
+const abortedReply = (): AssistantMessageEventStream => {
+  const stream = createAssistantMessageEventStream();
+  stream.push({ type: "error", reason: "aborted", error: message([], "aborted", "Request was aborted") });
+  return stream;
+};
+
 export async function runPi(scenario: Scenario): Promise<Run> {
   const requests: Trace[] = [];
   let overrun = false;
-  const streamFn: StreamFn = (_model, context) => {
+  // 调用方的剧本在模型第一次被问到时插一手（scenarios.ts 的 CallerPlan），见 runWithAgent
+  let firstRequest: FirstRequest | undefined;
+  const streamFn: StreamFn = async (_model, context, options) => {
     requests.push(asRequest(normalisePi(context.messages)));
-    const reply = scenario.reply(requests.length - 1);
+    const n = requests.length - 1;
+    if (n === 0 && firstRequest !== undefined && (await firstRequest(options?.signal)) === "aborted") return abortedReply();
+    const reply = scenario.reply(n);
     if (reply !== undefined) return streamReply(reply);
     overrun = true;
     return streamReply({ kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
@@ -126,22 +138,36 @@ export async function runPi(scenario: Scenario): Promise<Run> {
 
   const config: AgentLoopConfig = { model: MODEL, convertToLlm: llmMessages };
   const { before, after } = scenario.hooks ?? {};
+  // Pi 的钩子本来就是 async 的（类型写着返回 Promise），before.async 在这一边不改变写法；undefined 就是 Pi 的放行
   if (before !== undefined) {
     config.beforeToolCall = async ({ toolCall }) => {
       if (toolCall.name !== before.tool) return undefined;
       if (before.kind === "throw") throw new Error(before.message);
+      if (before.kind === "nothing") return undefined;
       return { block: true, reason: before.reason };
     };
   }
   if (after !== undefined) {
-    config.afterToolCall = async ({ result }) => ({
-      content: [{ type: "text", text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("") + after.suffix }],
-    });
+    config.afterToolCall = async ({ result }) =>
+      after.kind === "nothing" ? undefined : { content: [{ type: "text", text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("") + after.suffix }] };
   }
   const { piTurnLimit } = scenario;
   if (piTurnLimit !== undefined) {
     let turns = 0;
     config.finishTurn = () => (++turns >= piTurnLimit ? { action: "end" } : undefined);
+  }
+
+  if (scenario.caller !== undefined) {
+    const agent = new Agent({
+      initialState: { model: MODEL, tools },
+      convertToLlm: llmMessages,
+      streamFn,
+      ...(config.beforeToolCall === undefined ? {} : { beforeToolCall: config.beforeToolCall }),
+      ...(config.afterToolCall === undefined ? {} : { afterToolCall: config.afterToolCall }),
+    });
+    const { caller, first } = callerScript(scenario, agent);
+    firstRequest = first;
+    return { ...(await caller()), requests, overrun };
   }
 
   const messages = await runAgentLoop(
@@ -153,4 +179,44 @@ export async function runPi(scenario: Scenario): Promise<Run> {
     streamFn,
   );
   return { trace: normalisePi(llmMessages(messages)), requests, overrun };
+}
+
+/** 模型第一次被问到时做什么：回 "aborted" 就以 aborted 收尾，回 "released" 就照剧本回答。 */
+type FirstRequest = (signal: AbortSignal | undefined) => Promise<"aborted" | "released">;
+
+/**
+ * 调用方的剧本交给 Agent：prompt() 发话，abort() 放弃，历史取 agent.state.messages。
+ * second-prompt：模型第一次被问到时再 prompt() 一句；hang：模型第一次被问到时不回话，等一等、abort()、再放它回话。
+ * 每一步最多等 waitMs 毫秒（settlesWithin），剧本不会卡住。
+ */
+function callerScript(scenario: Scenario, agent: Agent): { first: FirstRequest; caller(): Promise<{ trace: Trace; caller: Trace }> } {
+  const plan = scenario.caller;
+  const seen: Trace = [];
+  let second: Promise<string> | undefined;
+  let release = (): void => {};
+  const released = new Promise<"released">((resolve) => (release = () => resolve("released")));
+  const first: FirstRequest = async (signal) => {
+    if (plan?.kind === "second-prompt") {
+      // prompt() 是 async 的：拒绝以 reject 的形式回来，当场接住
+      second = agent.prompt(plan.input).then(
+        () => CALLER.returned("（正常结束）"),
+        (error: unknown) => CALLER.threw(error instanceof Error ? error.message : String(error)),
+      );
+      return "released";
+    }
+    if (plan?.kind !== "hang") return "released";
+    // pi-ai 的 provider 把 AbortSignal 交给底下的请求，信号一到就以 aborted 收尾；不听的 provider 只等放行
+    const aborted = new Promise<"aborted">((resolve) => {
+      if (plan.honoursAbort) signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+    });
+    return Promise.race([released, aborted]);
+  };
+  const caller = async (): Promise<{ trace: Trace; caller: Trace }> => {
+    const run = agent.prompt(scenario.input);
+    if (plan?.kind === "hang") for (const text of await watchHang(run, plan.waitMs, () => agent.abort(), release)) seen.push({ role: "caller", text });
+    await run;
+    if (plan?.kind === "second-prompt") seen.push({ role: "caller", text: callerLine(CALLER.secondPrompt, second === undefined ? "（没发出去）" : await second) });
+    return { trace: normalisePi(llmMessages(agent.state.messages)), caller: seen };
+  };
+  return { first, caller };
 }

@@ -2,8 +2,11 @@
 // 一个剧本 = 用户说的话 + 有哪些工具 + 可选的拦截钩子 + 模型每次被问到时怎么回答。
 // 本文件不引用 Pi，也不引用课程代码：根目录的 `npm test` 会读它，而那里没有装 Pi。
 
-/** 工具被调用时做什么：回显参数、回一段固定的文字，或者抛错。 */
-export type ToolBehaviour = { kind: "echo" } | { kind: "reply"; text: string } | { kind: "throw"; message: string };
+/**
+ * 工具被调用时做什么：回显参数、回一段固定的文字，或者抛错；async 是照 Pi 写成 async 的工具——
+ * 文字包在 Promise 里交回（Pi 的 execute 本来就是 async 的，课程的 handler 该同步回文字，D27）。
+ */
+export type ToolBehaviour = { kind: "echo" } | { kind: "reply"; text: string } | { kind: "throw"; message: string } | { kind: "async"; text: string };
 
 /** 剧本里的一个工具。参数一律是必填的字符串，和课程的 ToolSpec.input 一样。 */
 export type ScenarioTool = { name: string; params: string[]; behaviour: ToolBehaviour };
@@ -23,13 +26,65 @@ export type Reply =
   | { kind: "error"; message: string; partialText?: string };
 
 /**
- * beforeToolCall：调用 tool 时拦下（理由 reason）或者钩子自己抛错（message）；别的工具放行。
- * afterToolCall：在每个结果的文字后面接上 suffix。
+ * beforeToolCall：调用 tool 时拦下（理由 reason）、钩子自己抛错（message），或者什么都不回（nothing：忘了 return）；
+ * 别的工具放行。async 为 true 时，钩子的每个答复都包在 Promise 里交回（Pi 的钩子本来就是 async 的）。
+ * afterToolCall：在每个结果的文字后面接上 suffix；nothing 是什么都不回。
  */
 export type ScenarioHooks = {
-  before?: { tool: string; kind: "block"; reason: string } | { tool: string; kind: "throw"; message: string };
-  after?: { suffix: string };
+  before?: ({ tool: string; kind: "block"; reason: string } | { tool: string; kind: "throw"; message: string } | { tool: string; kind: "nothing" }) & { async?: true };
+  after?: { kind?: "suffix"; suffix: string } | { kind: "nothing" };
 };
+
+/**
+ * 调用方在一轮进行中做的事（只有少数剧本有，Pi 一侧因此用 Agent 而不是 runAgentLoop）。
+ * second-prompt：模型第一次被问到时，调用方在同一个 agent 上再发一句 input（Pi 的 Agent.prompt，课程的 runOneTurn）。
+ * hang：模型第一次被问到时不回话；调用方等 waitMs 毫秒，然后放弃（Pi 是 Agent.abort()，课程没有取消，D35），
+ * 再等 waitMs 毫秒，最后放模型回话（回的是 reply(0)）。honoursAbort：Pi 一侧的 provider 听不听 AbortSignal——
+ * pi-ai 的每个 provider 都听（比如 faux.ts 的 createAbortedMessage），不听的 provider Pi 也停不下它。
+ * 剧本自己有上限：每一步最多等 waitMs，对照永远不会卡住。
+ */
+export type CallerPlan = { kind: "second-prompt"; input: string } | { kind: "hang"; waitMs: number; honoursAbort: boolean };
+
+/** 调用方看到的每一步，两边用同一组说法（轨迹里 role 为 caller 的条目）。 */
+export const CALLER = {
+  secondPrompt: "第二句话",
+  waited: (ms: number): string => `等了 ${ms} ms`,
+  gaveUp: "放弃之后",
+  released: "模型回话之后",
+  running: "还在跑",
+  settled: "已结束",
+  threw: (message: string): string => `抛错 ${message}`,
+  returned: (what: string): string => `回了 ${what}`,
+} as const;
+
+/** 调用方看到的一步：「哪一步：看到什么」。 */
+export const callerLine = (step: string, saw: string): string => `${step}：${saw}`;
+
+/** 最多等 ms 毫秒：promise 在那之前有了结果（兑现或失败）就是 true。调用方的剧本靠它给自己设上限，对照不会卡住。 */
+export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(done, done);
+  });
+}
+
+/**
+ * 不回话的模型（CallerPlan 的 hang）：两边同一套观察。等 waitMs，放弃（giveUp：Pi 是 abort()，课程无事可做），
+ * 再等 waitMs，放模型回话（release），再等 waitMs；每一步记下这一轮还在跑还是已结束。
+ */
+export async function watchHang(turn: Promise<unknown>, waitMs: number, giveUp: () => void, release: () => void): Promise<string[]> {
+  const state = async (): Promise<string> => ((await settlesWithin(turn, waitMs)) ? CALLER.settled : CALLER.running);
+  const lines = [callerLine(CALLER.waited(waitMs), await state())];
+  giveUp();
+  lines.push(callerLine(CALLER.gaveUp, await state()));
+  release();
+  lines.push(callerLine(CALLER.released, await state()));
+  return lines;
+}
 
 export type Scenario = {
   id: string;
@@ -39,8 +94,10 @@ export type Scenario = {
   tools: ScenarioTool[];
   /** 钩子。课程从 s05 起才有，所以带钩子的剧本从 s05 起适用。 */
   hooks?: ScenarioHooks;
-  /** 从哪一课起适用（有钩子的剧本从 s05 起）。 */
-  since: "s04" | "s05";
+  /** 调用方在一轮进行中做的事；没有就是照常跑一轮。 */
+  caller?: CallerPlan;
+  /** 从哪一课起适用：引入这个零件的那一课（一次一轮 s01，流 s03，工具循环 s04，钩子 s05）。 */
+  since: "s01" | "s03" | "s04" | "s05";
   /** 第 n 次（从 0 数）请求模型时的回答；undefined 表示剧本写完了却还在被问——那是对照本身的错。 */
   reply(n: number): Reply | undefined;
   /** Pi 没有轮数上限：对一直要工具的模型，用 Pi 自己的 finishTurn 在这么多轮后结束。 */
@@ -61,12 +118,15 @@ const echo = (name = "echo", params = ["text"]): ScenarioTool => ({ name, params
 /** 工具的输出：两边都用这一个函数，保证「工具本身」在两边一模一样，比的只是 agent 循环。 */
 export function toolOutput(tool: ScenarioTool, args: Record<string, unknown>): string {
   if (tool.behaviour.kind === "throw") throw new Error(tool.behaviour.message);
-  if (tool.behaviour.kind === "reply") return tool.behaviour.text;
+  if (tool.behaviour.kind === "reply" || tool.behaviour.kind === "async") return tool.behaviour.text;
   return `${tool.name}:${tool.params.map((p) => String(args[p])).join(",")}`;
 }
 
 /** after-hook 剧本里 afterToolCall 接在结果后面的文字；差异表 F2 靠它认出被改写过的结果。 */
 export const AFTER_HOOK_SUFFIX = " [checked]";
+
+/** before-async 剧本里 async 钩子拦下 rm 的理由；差异表 F38 靠它认出 Pi 一边被拦下的结果。 */
+export const ASYNC_BLOCK_REASON = "删除需要人来确认";
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -223,5 +283,67 @@ export const SCENARIOS: Scenario[] = [
     tools: [],
     since: "s04",
     reply: replies({ kind: "message", text: "从前有座山，山里", calls: [], stop: "length" }),
+  },
+  {
+    id: "before-undefined",
+    title: "beforeToolCall 什么都不回（忘了 return）",
+    input: "回显一下 a",
+    tools: [echo()],
+    hooks: { before: { tool: "echo", kind: "nothing" } },
+    since: "s05",
+    reply: replies(callTools("", call("call_1", "echo", { text: "a" })), answer("好了。")),
+  },
+  {
+    id: "before-async",
+    title: "beforeToolCall 是 async 的：放行 echo、拦下 rm，答复都包在 Promise 里",
+    input: "回显 a，再删掉 a.txt",
+    tools: [echo(), echo("rm", ["path"])],
+    hooks: { before: { tool: "rm", kind: "block", reason: ASYNC_BLOCK_REASON, async: true } },
+    since: "s05",
+    reply: replies(callTools("", call("call_1", "echo", { text: "a" }), call("call_2", "rm", { path: "a.txt" })), answer("好了。")),
+  },
+  {
+    id: "after-undefined",
+    title: "afterToolCall 什么都不回（忘了 return）",
+    input: "回显一下 a",
+    tools: [echo()],
+    hooks: { after: { kind: "nothing" } },
+    since: "s05",
+    reply: replies(callTools("", call("call_1", "echo", { text: "a" })), answer("好了。")),
+  },
+  {
+    id: "async-tool",
+    title: "照 Pi 写成 async 的工具：结果包在 Promise 里",
+    input: "看看天气",
+    tools: [{ name: "weather", params: [], behaviour: { kind: "async", text: "晴，25 度" } }],
+    since: "s04",
+    reply: replies(callTools("", call("call_1", "weather", {})), answer("晴天。")),
+  },
+  {
+    id: "second-prompt",
+    title: "一轮还没跑完，同一个 agent 上又来一句",
+    input: "讲个笑话",
+    tools: [],
+    caller: { kind: "second-prompt", input: "再讲一个" },
+    since: "s01",
+    reply: replies(answer("从前有个程序员……")),
+  },
+  {
+    id: "never-answers",
+    title: "模型一直不回话，调用方放弃（Pi 的 provider 听 AbortSignal）",
+    input: "在吗",
+    tools: [],
+    caller: { kind: "hang", waitMs: 20, honoursAbort: true },
+    since: "s03",
+    reply: replies(answer("（迟到的回答）")),
+  },
+  {
+    id: "never-answers-deaf",
+    title: "模型一直不回话，调用方放弃，Pi 的 provider 不听 AbortSignal",
+    input: "在吗",
+    tools: [],
+    caller: { kind: "hang", waitMs: 20, honoursAbort: false },
+    since: "s03",
+    reply: replies(answer("（迟到的回答）")),
   },
 ];

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   asRequest,
+  compareCaller,
   compareObservations,
   compareRequests,
   compareTraces,
@@ -23,7 +24,7 @@ import { DIFFERENCES, FACT_DIFFERENCES } from "../fidelity/differences.ts";
 import { DOC_PATH, renderDoc } from "../fidelity/doc.ts";
 import { MECHANISM_SCENARIOS } from "../fidelity/mechanisms.ts";
 import { ABSENT, treeObservation } from "../fidelity/observe.ts";
-import { SCENARIOS } from "../fidelity/scenarios.ts";
+import { ASYNC_BLOCK_REASON, CALLER, callerLine, SCENARIOS, settlesWithin } from "../fidelity/scenarios.ts";
 
 const text = (t: string): { type: string; text: string }[] => [{ type: "text", text: t }];
 const toolCall = (id: string): { type: string; id: string } => ({ type: "toolCall", id });
@@ -202,6 +203,111 @@ describe("fidelity comparison: what the model sees on each request", () => {
   });
 });
 
+// ── issue 13 的边界（F37–F43）：钩子和工具答得不成样子、一轮没跑完又来一句、模型不回话 ──
+describe("fidelity comparison: the hardened boundaries (F37–F43) cover only what they describe", () => {
+  const u = (t: string): PiMessageLike => ({ role: "user", content: t });
+  /** Pi 一侧：要了 calls 这几个调用，结果是 results（[文字, 出错]）。 */
+  const piRun = (calls: string[], results: [string, boolean][]): Trace =>
+    normalisePi([
+      u("u"),
+      { role: "assistant", content: calls.map(toolCall), stopReason: "toolUse" },
+      ...results.map(([t, isError], i): PiMessageLike => ({ role: "toolResult", toolCallId: calls[i], isError, content: text(t) })),
+      { role: "assistant", content: text("好了。"), stopReason: "stop" },
+    ]);
+  const miniRun = (calls: string[], results: string[]): Trace =>
+    normaliseMini(
+      [
+        { role: "user", content: "u" },
+        { role: "assistant", content: "", stopReason: "toolUse" },
+        ...results.map((content, i): MiniMessageLike => ({ role: "toolResult", toolCallId: calls[i], content })),
+        { role: "assistant", content: "好了。", stopReason: "stop" },
+      ],
+      [calls, []],
+    );
+  const BEFORE_UNDEFINED = 'error: hook failed: beforeToolCall returned undefined, expected {type: "allow"} or {type: "block", reason}';
+  const BEFORE_PROMISE = 'error: hook failed: beforeToolCall returned a Promise, expected {type: "allow"} or {type: "block", reason}';
+
+  it("F37: a forgotten return that Pi allows and the course refuses; not another failure, not a call that ran", () => {
+    const pi = piRun(["call_1"], [["echo:a", false]]);
+    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), DIFFERENCES)).toEqual({ used: ["F37"], problems: [] });
+    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["error: blocked: undefined"]), DIFFERENCES).problems).toEqual([
+      'pi #2 toolResult call_1 ok "echo:a" ≠ mini #2 toolResult call_1 error "blocked: undefined"',
+    ]);
+    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["echo:b"]), DIFFERENCES).problems).toHaveLength(1);
+    expect(compareTraces("one-tool", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), DIFFERENCES).problems).toHaveLength(1);
+  });
+
+  it("F38: an async hook that Pi awaits; a course that lets the blocked call run is reported", () => {
+    const pi = piRun(["call_1", "call_2"], [["echo:a", false], [ASYNC_BLOCK_REASON, true]]);
+    expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), DIFFERENCES)).toEqual({ used: ["F38"], problems: [] });
+    // 以前的缺陷：resolve 成拦下的 async 钩子被当成放行，rm 真的跑了
+    expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, "rm:a.txt"]), DIFFERENCES).problems).toEqual([
+      `pi #3 toolResult call_2 error ${JSON.stringify(ASYNC_BLOCK_REASON)} ≠ mini #3 toolResult call_2 ok "rm:a.txt"`,
+    ]);
+    // Pi 拦下的理由不是剧本写的那个：F38 不认
+    const other = piRun(["call_1", "call_2"], [["echo:a", false], ["policy says no", true]]);
+    expect(compareTraces("before-async", other, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), DIFFERENCES).problems).toHaveLength(1);
+  });
+
+  it("F39 and F40: a result Pi keeps and the course turns into an error; a Promise stored as a result is reported", () => {
+    const pi = piRun(["call_1"], [["echo:a", false]]);
+    expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned undefined, expected a string"]), DIFFERENCES)).toEqual({
+      used: ["F39"],
+      problems: [],
+    });
+    expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned null, expected a string"]), DIFFERENCES).problems).toHaveLength(1);
+    const weather = piRun(["call_1"], [["晴，25 度", false]]);
+    expect(compareTraces("async-tool", weather, miniRun(["call_1"], ['error: tool "weather" returned a Promise, expected a string']), DIFFERENCES)).toEqual({ used: ["F40"], problems: [] });
+    expect(compareTraces("async-tool", weather, miniRun(["call_1"], ["[object Promise]"]), DIFFERENCES).problems).toEqual([
+      'pi #2 toolResult call_1 ok "晴，25 度" ≠ mini #2 toolResult call_1 ok "[object Promise]"',
+    ]);
+  });
+
+  // 调用方的轨迹：每行是「哪一步：看到什么」
+  const saw = (...lines: [string, string][]): Trace => lines.map(([step, what]) => ({ role: "caller", text: callerLine(step, what) }));
+  const PI_SECOND = saw([CALLER.secondPrompt, CALLER.threw("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.")]);
+  const refused = CALLER.returned('assistant[error] "" error="agent is already processing a prompt"');
+
+  it("F41: Pi's second prompt throws, the course's resolves with a refusal; a second turn that ran, or a missing caller line, is reported", () => {
+    expect(compareCaller("second-prompt", PI_SECOND, saw([CALLER.secondPrompt, refused]), DIFFERENCES)).toEqual({ used: ["F41"], problems: [] });
+    const ran = saw([CALLER.secondPrompt, CALLER.returned('assistant[stop] "又一个笑话"')]);
+    expect(compareCaller("second-prompt", PI_SECOND, ran, DIFFERENCES).problems).toEqual([
+      `调用方：pi #0 caller ${PI_SECOND[0].role === "caller" ? PI_SECOND[0].text : ""} ≠ mini #0 caller ${callerLine(CALLER.secondPrompt, CALLER.returned('assistant[stop] "又一个笑话"'))}`,
+    ]);
+    expect(compareCaller("second-prompt", PI_SECOND, undefined, DIFFERENCES).problems).toHaveLength(1);
+    expect(compareCaller("second-prompt", undefined, undefined, DIFFERENCES)).toEqual({ used: [], problems: [] });
+    // F41 只比调用方：历史里多存了第二句，照样报出来
+    const history = (extra: MiniMessageLike[]) => normaliseMini([{ role: "user", content: "讲个笑话" }, ...extra, { role: "assistant", content: "从前……", stopReason: "stop" }], [[]]);
+    const piHistory = normalisePi([u("讲个笑话"), { role: "assistant", content: text("从前……"), stopReason: "stop" }]);
+    expect(compareTraces("second-prompt", piHistory, history([]), DIFFERENCES)).toEqual({ used: [], problems: [] });
+    expect(compareTraces("second-prompt", piHistory, history([{ role: "user", content: "再讲一个" }]), DIFFERENCES).problems).toEqual(['mini #1 user "再讲一个" 在 pi 里没有']);
+  });
+
+  it("F42 and F43: Pi's abort ends the turn, the course waits for the provider; a turn that never ended or ended too early is reported", () => {
+    const wait = CALLER.waited(20);
+    const piSaw = saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.settled], [CALLER.released, CALLER.settled]);
+    const miniSaw = saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.settled]);
+    expect(compareCaller("never-answers", piSaw, miniSaw, DIFFERENCES)).toEqual({ used: ["F42"], problems: [] });
+    expect(compareCaller("never-answers", piSaw, saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.running]), DIFFERENCES).problems).toEqual([
+      `调用方：pi #2 caller ${callerLine(CALLER.released, CALLER.settled)} ≠ mini #2 caller ${callerLine(CALLER.released, CALLER.running)}`,
+    ]);
+    expect(compareCaller("never-answers", piSaw, saw([wait, CALLER.settled], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.settled]), DIFFERENCES).problems).toHaveLength(1);
+    // 没有 F42 的剧本（provider 不听 AbortSignal 的那个）：放弃之后两边都得还在跑
+    expect(compareCaller("never-answers-deaf", piSaw, miniSaw, DIFFERENCES).problems).toHaveLength(1);
+
+    const piHistory = normalisePi([u("在吗"), { role: "assistant", content: [], stopReason: "aborted", errorMessage: "Request was aborted" }]);
+    const miniHistory = (last: MiniMessageLike) => normaliseMini([{ role: "user", content: "在吗" }, last], [[]]);
+    expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "（迟到的回答）", stopReason: "stop" }), DIFFERENCES)).toEqual({ used: ["F43"], problems: [] });
+    expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "error: timeout", stopReason: "error" }), DIFFERENCES).problems).toHaveLength(1);
+  });
+
+  it("settlesWithin bounds every wait: a promise that never settles is reported as running, a rejection counts as settled", async () => {
+    expect(await settlesWithin(new Promise(() => {}), 5)).toBe(false);
+    expect(await settlesWithin(Promise.resolve(), 5)).toBe(true);
+    expect(await settlesWithin(Promise.reject(new Error("x")), 5)).toBe(true);
+  });
+});
+
 describe("fidelity normalisation", () => {
   it("a mini error answer splits into the text so far and the error line (D6); Pi's errorMessage lines up", () => {
     const mini = normaliseMini([{ role: "assistant", content: "我先说一半\nerror: connection reset", stopReason: "error" }], [[]]);
@@ -219,7 +325,13 @@ describe("fidelity differences table", () => {
     expect(new Set(ALL_IDS).size).toBe(ALL_IDS.length);
     const everyUse = new Map(ALL_ROWS.map((d) => [d.id, new Set(d.scenarios)]));
     expect(staleRows(ALL_ROWS, everyUse, ALL_IDS)).toEqual([]);
-    expect(ALL_ROWS.map((d) => d.id)).toEqual(ALL_ROWS.map((_, i) => `F${i + 1}`));
+    // 编号一经发出就不改（课文和术语表引用它们）：后来补的循环行（F37 起）排在循环表的末尾，所以两张表各自递增，合起来不缺号、不重号
+    const number = (id: string): number => Number(id.slice(1));
+    for (const table of [DIFFERENCES, FACT_DIFFERENCES]) {
+      const numbers = table.map((d) => number(d.id));
+      expect(numbers, "each table lists its rows in ascending order").toEqual([...numbers].sort((a, b) => a - b));
+    }
+    expect(ALL_ROWS.map((d) => number(d.id)).sort((a, b) => a - b)).toEqual(ALL_ROWS.map((_, i) => i + 1));
   });
 
   it("no row is pending: every difference is fixed in the lessons or listed as deliberate with a reason", () => {
