@@ -26,7 +26,8 @@ if (existsSync(file)) {
 writeFileSync(file, practice.text);
 
 console.log(`写好了 ${shown}：${practice.dir}/code.ts 原样抄过来，这一课新写的 ${practice.stubs.length} 处挖成了空白。`);
-for (const s of practice.stubs) console.log(`  第 ${String(s.line).padStart(3)} 行  ${s.kind === "body" ? "写出" : "补上"} ${s.name}（见 README「${s.section}」）`);
+const verb = { body: "写出", rewrite: "改写", part: "补上" } as const;
+for (const s of practice.stubs) console.log(`  第 ${String(s.line).padStart(3)} 行  ${verb[s.kind]} ${s.name}（见 README「${s.section}」）`);
 console.log("");
 console.log("每处空白现在是一句 throw new Error(\"TODO …\")，换成你的实现。类型、签名、注释、前面几课的代码和演示都在，别改它们。");
 console.log(`检查：npm run check -- ${id}`);

@@ -10,8 +10,24 @@ type Part = { title: string; nodes: RootContent[] };
  * 一个 H2 节切成小节：有 H3 就按 H3 切；没有 H3 的节按加粗开头的段落切（「**第一步：…**」），标题去掉收尾的标点。
  * 第一个小节之前的内容归在 H2 自己名下。
  */
+const parsed = new Map<string, Part[]>();
 function subsections(readme: string, h2: string): Part[] {
-  const section = partsOf(parseMarkdown(readme)).find((p) => p.name === h2);
+  const key = `${h2}\0${readme}`;
+  const hit = parsed.get(key);
+  if (hit !== undefined) return hit;
+  const parts = split(readme, h2);
+  parsed.set(key, parts);
+  return parts;
+}
+
+const trees = new Map<string, ReturnType<typeof partsOf>>();
+function split(readme: string, h2: string): Part[] {
+  let tree = trees.get(readme);
+  if (tree === undefined) {
+    tree = partsOf(parseMarkdown(readme));
+    trees.set(readme, tree);
+  }
+  const section = tree.find((p) => p.name === h2);
   if (section === undefined) return [];
   const hasH3 = section.nodes.some((n) => n.type === "heading" && n.depth === 3);
   const parts: Part[] = [{ title: h2, nodes: [] }];
@@ -44,11 +60,64 @@ export function sectionFor(readme: string, stub: { names: readonly string[]; anc
   return (found ?? mentions(stub.names) ?? mentions(anchorNames.filter((n) => n.length > 3)))?.title ?? "工作原理";
 }
 
-/** 「试一下」里「自己写一遍」小节的代码块，按出现顺序。 */
-export function practiceBlocks(readme: string): { title: string; blocks: Code[] } | undefined {
+/** 「试一下」里「自己写一遍」小节：代码块按出现顺序，prose 是正文里的行内代码。 */
+export function practiceBlocks(readme: string): { blocks: Code[]; prose: string[] } | undefined {
   const part = subsections(readme, "试一下").find((p) => p.title === PRACTICE_HEADING);
   if (part === undefined) return undefined;
-  return { title: part.title, blocks: part.nodes.filter((n): n is Code => n.type === "code") };
+  return { blocks: part.nodes.filter((n): n is Code => n.type === "code"), prose: inlineCodes(part.nodes) };
 }
 
 export const PRACTICE_HEADING = "自己写一遍";
+
+/** 报告里从这一行起是「第一个没过的」那一段，README 的「自己写一遍」贴的就是它。 */
+export const FIRST_FAILURE = "第一个没过的";
+
+/** 报告从「第一个没过的」起到结尾（行尾空格不算）；没有这一段就是 undefined。 */
+export function firstFailurePart(report: string): string | undefined {
+  const lines = report.split("\n").map((l) => l.trimEnd());
+  const at = lines.findIndex((l) => l.startsWith(FIRST_FAILURE));
+  if (at < 0) return undefined;
+  while (lines.at(-1) === "") lines.pop();
+  return lines.slice(at).join("\n");
+}
+
+/**
+ * 「试一下」里的「自己写一遍」说的是真的：有这一小节；一个 bash 块恰好是 `npm run practice -- sNN` 和
+ * `npm run check -- sNN` 两行；正文的行内代码点到了每一处空白（函数名，或空白所在的小函数名）；
+ * 后面的 text 块是学习者第一次 check 看到的那一段。output 给了（真跑了一次 check），text 块就得和它一字不差。
+ */
+export function checkPracticeSection(id: string, readme: string, stubs: readonly { name: string }[], output?: string): string[] {
+  const say = (what: string): string => `${id} README 试一下 › ${PRACTICE_HEADING}: ${what}`;
+  const part = practiceBlocks(readme);
+  if (part === undefined) return [say(`missing: add "### ${PRACTICE_HEADING}" inside ## 试一下`)];
+  const out: string[] = [];
+  const commands = [`npm run practice -- ${id}`, `npm run check -- ${id}`];
+  const shell = part.blocks.find((b) => ["bash", "sh", "shell"].includes(b.lang ?? ""));
+  const lines = (shell?.value ?? "").split("\n").map((l) => l.trim().replace(/^\$\s+/, "")).filter((l) => l !== "" && !l.startsWith("#"));
+  if (shell === undefined || lines.join("\n") !== commands.join("\n")) {
+    out.push(say(`the bash block must be exactly the two commands ${commands.map((c) => `\`${c}\``).join(" and ")}, got ${JSON.stringify(lines)}`));
+  }
+  const codes = part.prose;
+  for (const stub of stubs) {
+    const name = stub.name.split(/ › |\./).at(-1) ?? stub.name;
+    const word = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
+    if (!codes.some((c) => word.test(c))) out.push(say(`does not say what is stubbed: \`${name}\` (${stub.name}) is not named in inline code`));
+  }
+  const text = part.blocks.find((b, i) => i > part.blocks.indexOf(shell ?? part.blocks[0]) && ["text", "txt", "", null, undefined].includes(b.lang));
+  if (text === undefined) out.push(say("no ```text block with the first failure `npm run check` shows"));
+  else if (!text.value.startsWith(FIRST_FAILURE)) out.push(say(`the text block must start at the report's "${FIRST_FAILURE}" line, got "${text.value.split("\n")[0]}"`));
+  else if (output !== undefined) {
+    const expected = normalize(text.value);
+    const got = normalize(output);
+    const k = expected.findIndex((l, i) => l !== got[i]);
+    const at = k < 0 && got.length !== expected.length ? Math.min(got.length, expected.length) : k;
+    if (at >= 0) out.push(say(`the text block differs from what npm run check -- ${id} prints at line ${at + 1}: expected "${expected[at] ?? "(end)"}", got "${got[at] ?? "(end)"}"`));
+  }
+  return out;
+}
+
+const normalize = (text: string): string[] => {
+  const lines = text.split("\n").map((l) => l.trimEnd());
+  while (lines.at(-1) === "") lines.pop();
+  return lines;
+};

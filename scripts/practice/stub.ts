@@ -15,8 +15,11 @@ import { LESSONS, ROOT, lessonDir, lessonNumber } from "../../tests/support/less
 export type Stub = {
   /** 函数名，方法写成 `ToolRegistry.run`，函数里的小函数写成 `runEventedToolLoop › finish`。 */
   name: string;
-  /** body：整个函数体是这一课新写的；part：前面就有的函数，这一课改了的那几条语句。 */
-  kind: "body" | "part";
+  /**
+   * body：整个函数体是这一课新写的；rewrite：前面就有的函数，这一课改得整个函数体都得重写；
+   * part：前面就有的函数，只挖这一课改了的那几条语句。
+   */
+  kind: "body" | "rewrite" | "part";
   /** 在练习文件里的行号（从 1 起），throw 那一行。 */
   line: number;
   /** 讲它的 README 小节，如 `5. 循环本身：runEventedToolLoop`。 */
@@ -216,7 +219,8 @@ class Planner {
     const indent = /^[ \t]*/.exec(text.slice(start))?.[0] ?? "";
     const endLine = text.indexOf("\n", last.getEnd());
     const end = last === block.statements.at(-1) ? lineStart(block.getEnd() - 1) : endLine === -1 ? text.length : endLine + 1;
-    this.edits.push({ start, end, name, kind, anchor: this.firstLine(first), indent, inline: false });
+    const everything = kind === "part" && isFunctionLike(block.parent) && sts.length === block.statements.length;
+    this.edits.push({ start, end, name, kind: everything ? "rewrite" : kind, anchor: this.firstLine(first), indent, inline: false });
   }
 
   /** 不带花括号的一条语句（`if (…) return finish(assistant);` 里的 return）：就地换成 throw。 */
@@ -230,27 +234,34 @@ class Planner {
 }
 
 // ── 生成 ─────────────────────────────────────────────────
+/** 一课的原料：这一课和上一课的 code.ts、这一课的 README。 */
+export type LessonSource = { id: string; dir: string; prev: string; cur: string; readme: string };
+
+export function lessonSource(id: string): LessonSource {
+  const prevId = LESSONS.find((l) => lessonNumber(l) === lessonNumber(id) - 1);
+  const dir = lessonDir(id);
+  return { id, dir, cur: readLesson(id), prev: prevId === undefined ? "" : readLesson(prevId), readme: readFileSync(join(ROOT, dir, "README.md"), "utf8") };
+}
+
+/** 只挖空、不核对：whole 里的函数整个挖空。 */
+export function stubSource(src: LessonSource, whole: ReadonlySet<string> = new Set()): Practice {
+  const demo = DEMO_BANNER.exec(src.cur);
+  if (demo === null) throw new Error(`${src.dir}/code.ts: no "// ── 假 provider" banner, cannot tell core from demo`);
+  const sf = ts.createSourceFile("code.ts", src.cur, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const planner = new Planner(sf, changedSpans(src.prev, src.cur), whole);
+  planner.topLevel(sf.statements, demo.index);
+  return render(src.id, src.dir, src.cur, src.readme, planner.edits);
+}
+
 /**
  * 这一课的练习文件：文本和每处空白。生成的文本必须通过类型检查、API 报告与这一课相同，否则抛错。
  * verify: false 只挖空不核对（快，给只关心「挖了哪些」的文档检查用）。
  */
 export function makePractice(id: string, { verify: check = true }: { verify?: boolean } = {}): Practice {
-  const n = lessonNumber(id);
-  const dir = lessonDir(id);
-  const prevId = LESSONS.find((l) => lessonNumber(l) === n - 1);
-  const cur = readLesson(id);
-  const prev = prevId === undefined ? "" : readLesson(prevId);
-  const readme = readFileSync(join(ROOT, dir, "README.md"), "utf8");
-  const demo = DEMO_BANNER.exec(cur);
-  if (demo === null) throw new Error(`${dir}/code.ts: no "// ── 假 provider" banner, cannot tell core from demo`);
-  const sf = ts.createSourceFile("code.ts", cur, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const spans = changedSpans(prev, cur);
-
+  const src = lessonSource(id);
   const whole = new Set<string>();
   for (let attempt = 0; ; attempt++) {
-    const planner = new Planner(sf, spans, whole);
-    planner.topLevel(sf.statements, demo.index);
-    const practice = render(id, dir, cur, readme, planner.edits);
+    const practice = stubSource(src, whole);
     const problems = check ? verify(id, practice.text) : [];
     if (problems.length === 0) return practice;
     // 类型检查不过的函数整个挖空再试一次；还不行就是生成器的错
@@ -286,8 +297,8 @@ function render(id: string, dir: string, cur: string, readme: string, edits: Edi
     text += cur.slice(pos, e.start);
     // `ExtensionRuntime.use` → 找 use、ExtensionRuntime；`runEventedToolLoop › finish` → 找 finish、runEventedToolLoop
     const names = e.name.split(/ › |\./).reverse();
-    const section = sectionFor(readme, { names, anchor: e.anchor, whole: e.kind === "body" });
-    const what = e.kind === "body" ? `写出 ${e.name}` : `补上 ${e.name} 在这一课的改动`;
+    const section = sectionFor(readme, { names, anchor: e.anchor, whole: e.kind !== "part" });
+    const what = e.kind === "body" ? `写出 ${e.name}` : e.kind === "rewrite" ? `改写 ${e.name}` : `补上 ${e.name} 在这一课的改动`;
     const message = `TODO ${id}: ${what} —— 见 ${dir}/README.md「${section}」`;
     stubs.push({ name: e.name, kind: e.kind, line: text.split("\n").length, section, message });
     const stub = `throw new Error(${JSON.stringify(message)});`;
