@@ -19,6 +19,11 @@ if (!existsSync(file)) {
 }
 
 const once = async (): Promise<boolean> => {
+  if (!existsSync(file)) {
+    // --watch 时编辑器保存可能先删后写：等下一次保存
+    console.log(`${relative(ROOT, file)} 不见了；重新生成：npm run practice -- ${id}`);
+    return false;
+  }
   const outcome = await runChecks(id, file);
   console.log(formatReport(outcome, solution));
   return outcome.ok;
