@@ -3,7 +3,7 @@
 //   ③ 行为测试、④ 黄金轨迹：子进程里跑 vitest，跑的就是 npm test 的那些测试文件，只留这一课的测试，
 //      环境变量 LEARN_PI_LESSON_FILE 让 importLesson 导入这个文件（tests/support/lessons.ts）
 //   ⑤ 演示：跑这个文件的 main()，和 README「试一下」的输出比（tests/docs.ts 的 checkTryIt）
-// 前一项没过，后面的就不跑了。学习者的代码可能卡死：每个测试、每次演示都有时限，超时就杀掉子进程，报「卡住了」。
+// 前一项没过，后面的就不跑了。学习者的代码可能卡死：测试那边一段时间毫无进展、演示过了时限，就杀掉子进程，报「卡住了」。
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -22,13 +22,13 @@ export type CheckResult = { name: string; status: Status; note: string };
 export type Outcome = { id: string; file: string; checks: CheckResult[]; first?: Finding; ok: boolean };
 
 export type CheckOptions = {
-  /** 一个测试最多跑多久（毫秒），过了就算卡住。 */
-  testTimeoutMs?: number;
+  /** 测试那边多久（毫秒）没有任何进展就算卡住；重跑一个黄金场景的时限也是它。 */
+  stuckMs?: number;
   /** 演示最多跑多久。 */
   demoTimeoutMs?: number;
 };
 
-const DEFAULTS = { testTimeoutMs: 10_000, demoTimeoutMs: 15_000 };
+const DEFAULTS = { stuckMs: 10_000, demoTimeoutMs: 15_000 };
 
 const rel = (file: string): string => relative(ROOT, file) || file;
 
@@ -225,11 +225,14 @@ async function checkDemo(id: string, file: string, timeoutMs: number): Promise<F
   if (differs) {
     return {
       title: `演示输出和 README「试一下」不一样：\`${differs[4]}\` 的第 ${differs[1]} 行`,
-      lines: [`期望：${differs[2]}`, `实际：${differs[3]}`],
+      lines: [`期望：${quoted(differs[2])}`, `实际：${quoted(differs[3])}`],
     };
   }
   return { title: "演示输出和 README「试一下」对不上", lines: problems };
 }
+
+/** checkTryIt 报的 `"一行"` 换成报告里别处一样的「一行」（`(end of output)` 说成「（没有这一行）」）。 */
+const quoted = (s: string): string => (s === "(end of output)" ? "（没有这一行）" : `「${s.replace(/^"|"$/g, "")}」`);
 
 const HANG_HINT = "多半是哪个循环停不下来，或者在等一个永远不会来的结果（await 了一个永远不 resolve 的 Promise）。";
 
@@ -279,7 +282,7 @@ export async function runChecks(id: string, file: string, options: CheckOptions 
 
   // ③④ 行为测试和黄金轨迹：一次 vitest
   const files = courseTestFiles();
-  const run = await runCourseTests(id, file, [...files.behaviour, ...files.golden], opts.testTimeoutMs);
+  const run = await runCourseTests(id, file, [...files.behaviour, ...files.golden], opts.stuckMs);
   const order = [...files.behaviour, ...files.golden];
   const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
   if (run.crashed !== undefined) {
@@ -303,7 +306,7 @@ export async function runChecks(id: string, file: string, options: CheckOptions 
     } else if (failed.length > 0) {
       const t = failed[0];
       const note = `${tests.length} 个里过了 ${tests.length - failed.length} 个${finished.length < tests.length ? `（${tests.length - finished.length} 个没跑完）` : ""}`;
-      fail(name, note, await explainTest(id, file, t, files.golden.includes(t.file), opts.testTimeoutMs));
+      fail(name, note, await explainTest(id, file, t, files.golden.includes(t.file), opts.stuckMs));
     } else if (tests.length > 0 && finished.length === tests.length) pass(name, `${tests.length} 个全过`);
     else checks.push({ name, status: "skip", note: finished.length === 0 ? "检查停了，还没跑到" : `检查停了，跑完的 ${finished.length} 个都过了（一共 ${tests.length} 个）` });
   }
