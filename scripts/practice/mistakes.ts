@@ -27,7 +27,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s02",
     mistake: "同名工具再登记一次就悄悄覆盖旧的",
-    find: '    if (this.tools.has(tool.spec.name)) {\n      throw new Error(`tool "${tool.spec.name}" is already registered`);\n    }\n',
+    find: '    if (this.tools.has(checked.spec.name)) {\n      throw new Error(`tool "${checked.spec.name}" is already registered`);\n    }\n',
     replace: "",
     caught: /同名工具登记两次/,
   },
@@ -55,8 +55,8 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s06",
     mistake: "拍了快照却不用，每次请求照旧现拼输入",
-    find: "const input: ProviderInput = { ...snapshot, messages: [...snapshot.messages, ...own] };",
-    replace: "const input: ProviderInput = buildProviderInput(agent);",
+    find: "        ...snapshot,\n        messages: [...snapshot.messages, ...own].map((m) => ({ ...m })),\n        tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),\n",
+    replace: "        ...buildProviderInput(agent),\n",
     caught: /一轮之内/,
   },
   {
@@ -76,8 +76,8 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s09",
     mistake: "扩展登记工具时立刻放进 registry，装到一半抛错的扩展留下半截",
-    find: "          tools.push(tool);",
-    replace: "          this.registry.register(tool);",
+    find: "          tools.push(checked);",
+    replace: "          this.registry.register(checked);",
     caught: /什么都不留下/,
   },
   {

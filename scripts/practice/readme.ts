@@ -44,20 +44,26 @@ const inlineCodes = (nodes: readonly Nodes[]): string[] =>
   nodes.flatMap((n) => (n.type === "inlineCode" ? [n.value] : "children" in n ? inlineCodes(n.children) : []));
 
 /**
- * 「工作原理」里讲某处空白的小节，依次找：
- * ① 整个函数体都空着时，标题里提到这个函数（或它所在的类）的；② 代码片段里有空白处第一行代码的；
- * ③ 标题里提到它的；④ 正文的行内代码里提到它、或提到空白处那行代码里的名字的。都没有就是「工作原理」本身。
+ * 「工作原理」里讲某处空白的小节。整个函数体挖空时依次找：① 标题里提到这个函数（或它所在的类）的；
+ * ② 代码片段和挖掉的代码重合最多的；③ 正文的行内代码里提到它、或提到挖掉的代码里的名字的。只挖几条语句时先找 ②。
+ * 都没有就是「工作原理」本身。
  */
-export function sectionFor(readme: string, stub: { names: readonly string[]; anchor: string; whole: boolean }): string {
+export function sectionFor(readme: string, stub: { names: readonly string[]; removed: readonly string[]; whole: boolean }): string {
   const parts = subsections(readme, "工作原理");
   const word = (name: string): RegExp => new RegExp(`(^|[^\\w])${name.replace(/[$]/g, "\\$")}([^\\w]|$)`);
   // 先找最具体的名字：`ExtensionRuntime.emit` 先找 emit 的小节，没有才找 ExtensionRuntime 的
   const titled = stub.names.map((n) => parts.find((p) => word(n).test(p.title))).find((p) => p !== undefined);
-  const fenced = parts.find((p) => p.nodes.some((n) => n.type === "code" && n.value.split("\n").some((l) => l.trim() === stub.anchor)));
-  const anchorNames = stub.anchor.match(/[A-Za-z_$][\w$]*/g) ?? [];
-  const mentions = (names: readonly string[]): Part | undefined => parts.find((p) => inlineCodes(p.nodes).some((c) => names.some((n) => word(n).test(c))));
-  const found = stub.whole ? (titled ?? fenced) : (fenced ?? titled);
-  return (found ?? mentions(stub.names) ?? mentions(anchorNames.filter((n) => n.length > 3)))?.title ?? "工作原理";
+  // 像样的代码行才算重合（`}`、`try {` 这种到处都有）
+  const removed = new Set(stub.removed.filter((l) => l.length >= 12));
+  const overlap = (p: Part): number =>
+    p.nodes.filter((n): n is Code => n.type === "code").flatMap((n) => n.value.split("\n").map((l) => l.trim())).filter((l) => removed.has(l)).length;
+  const best = parts.map((p) => ({ p, n: overlap(p) })).reduce<{ p?: Part; n: number }>((a, b) => (b.n > a.n ? b : a), { n: 0 }).p;
+  const mentions = (names: readonly string[]): Part | undefined =>
+    parts.find((p) => p !== parts[0] && inlineCodes(p.nodes).some((c) => names.some((n) => word(n).test(c))));
+  // 挖掉的代码里调用的名字（`return finish(assistant);` 里的 finish）：只在挖几条语句时用，关键字不算
+  const called = [...new Set(stub.removed.flatMap((l) => [...l.matchAll(/([A-Za-z_$][\w$]*)\(/g)].map((m) => m[1])))].filter((n) => !KEYWORDS.has(n));
+  const found = stub.whole ? (titled ?? best ?? mentions(stub.names)) : (best ?? titled ?? mentions(stub.names) ?? mentions(called));
+  return found?.title ?? "工作原理";
 }
 
 /** 「试一下」里「自己写一遍」小节：代码块按出现顺序，prose 是正文里的行内代码。 */
@@ -68,6 +74,8 @@ export function practiceBlocks(readme: string): { blocks: Code[]; prose: string[
 }
 
 export const PRACTICE_HEADING = "自己写一遍";
+
+const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "new", "await", "super"]);
 
 /** 报告里从这一行起是「第一个没过的」那一段，README 的「自己写一遍」贴的就是它。 */
 export const FIRST_FAILURE = "第一个没过的";

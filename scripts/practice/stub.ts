@@ -74,7 +74,8 @@ export function changedSpans(prev: string, cur: string): Span[] {
 }
 
 // ── 语法树上的挖空 ───────────────────────────────────────
-type Edit = { start: number; end: number; name: string; kind: Stub["kind"]; anchor: string; indent: string; inline: boolean };
+/** 一处挖空：换掉 [start, end)；removed 是被换掉的代码行（去掉首尾空白），用来找 README 里展示它的小节。 */
+type Edit = { start: number; end: number; name: string; kind: Stub["kind"]; removed: string[]; indent: string; inline: boolean };
 
 type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ConstructorDeclaration | ts.AccessorDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -123,18 +124,19 @@ class Planner {
     return this.touched(n.getStart(this.sf), n.getEnd());
   }
 
-  /** 函数体里每一行代码都是这一课写的。 */
-  private allNew(body: ts.Block): boolean {
+  /** 函数体里有几行代码、其中几行是这一课改的或写的（空行、注释、单独的右花括号不算）。 */
+  private changedLines(body: ts.Block): { lines: number; changed: number } {
     const text = this.sf.text;
     let lines = 0;
+    let changed = 0;
     for (let pos = text.indexOf("\n", body.getStart(this.sf)) + 1; pos < body.getEnd() - 1; pos = text.indexOf("\n", pos) + 1) {
       const end = text.indexOf("\n", pos);
       const code = text.slice(pos, end).trim();
       if (code === "" || code === "}" || /^(\/\/|\/?\*)/.test(code)) continue;
       lines++;
-      if (!this.touched(pos, end)) return false;
+      if (this.touched(pos, end)) changed++;
     }
-    return lines > 0;
+    return { lines, changed };
   }
 
   topLevel(statements: readonly ts.Statement[], limit: number): void {
@@ -158,7 +160,11 @@ class Planner {
   private fn(node: FunctionLike, name: string): void {
     const body = node.body;
     if (body === undefined || !ts.isBlock(body) || !this.touchedNode(body)) return;
-    if (this.allNew(body) || this.wholeBodies.has(name)) this.replace(body.statements, body, name, "body");
+    const { lines, changed } = this.changedLines(body);
+    if (lines === 0) return;
+    if (changed === lines || this.wholeBodies.has(name)) this.replace(body.statements, body, name, "body");
+    // 过半的行都改了：与其挖得七零八落，不如整个重写
+    else if (changed * 2 > lines) this.replace(body.statements, body, name, "part");
     else this.block(body, name);
   }
 
@@ -220,16 +226,17 @@ class Planner {
     const endLine = text.indexOf("\n", last.getEnd());
     const end = last === block.statements.at(-1) ? lineStart(block.getEnd() - 1) : endLine === -1 ? text.length : endLine + 1;
     const everything = kind === "part" && isFunctionLike(block.parent) && sts.length === block.statements.length;
-    this.edits.push({ start, end, name, kind: everything ? "rewrite" : kind, anchor: this.firstLine(first), indent, inline: false });
+    this.edits.push({ start, end, name, kind: everything ? "rewrite" : kind, removed: this.codeLines(start, end), indent, inline: false });
   }
 
   /** 不带花括号的一条语句（`if (…) return finish(assistant);` 里的 return）：就地换成 throw。 */
   private inline(st: ts.Statement, name: string): void {
-    this.edits.push({ start: st.getStart(this.sf), end: st.getEnd(), name, kind: "part", anchor: this.firstLine(st), indent: "", inline: true });
+    const [start, end] = [st.getStart(this.sf), st.getEnd()];
+    this.edits.push({ start, end, name, kind: "part", removed: this.codeLines(start, end), indent: "", inline: true });
   }
 
-  private firstLine(n: ts.Node): string {
-    return n.getText(this.sf).split("\n")[0].trim();
+  private codeLines(start: number, end: number): string[] {
+    return this.sf.text.slice(start, end).split("\n").map((l) => l.trim()).filter((l) => l !== "" && !/^(\/\/|\/?\*)/.test(l));
   }
 }
 
@@ -297,7 +304,7 @@ function render(id: string, dir: string, cur: string, readme: string, edits: Edi
     text += cur.slice(pos, e.start);
     // `ExtensionRuntime.use` → 找 use、ExtensionRuntime；`runEventedToolLoop › finish` → 找 finish、runEventedToolLoop
     const names = e.name.split(/ › |\./).reverse();
-    const section = sectionFor(readme, { names, anchor: e.anchor, whole: e.kind !== "part" });
+    const section = sectionFor(readme, { names, removed: e.removed, whole: e.kind !== "part" });
     const what = e.kind === "body" ? `写出 ${e.name}` : e.kind === "rewrite" ? `改写 ${e.name}` : `补上 ${e.name} 在这一课的改动`;
     const message = `TODO ${id}: ${what} —— 见 ${dir}/README.md「${section}」`;
     stubs.push({ name: e.name, kind: e.kind, line: text.split("\n").length, section, message });
