@@ -83,6 +83,11 @@ export function testLines(errors: readonly ErrorInfo[]): string[] {
   if (todo !== undefined) return todoLines(todo);
   const timeout = /Test timed out in (\d+)ms/.exec(e.message);
   if (timeout) return [`超时：${Number(timeout[1]) / 1000} 秒还没跑完（是不是在等一个永远不会来的结果？）`];
+  // fast-check 的性质：先说它随机生成的哪个输入出了事，再说那一次没满足的断言
+  const counterexample = /^Counterexample: (.*)$/m.exec(e.message);
+  if (/^Property failed/.test(e.message) && counterexample) {
+    return [`随机生成的输入里，这一个不行：${clip(counterexample[1], 240)}`, ...(e.cause === undefined ? [] : testLines([e.cause]))];
+  }
   const lines = [`没满足：${clip(e.message.split("\n")[0] ?? "", 240)}`];
   // vitest 的 diff（- 期望，+ 实际）里第一处不同最说明问题：只留那几行和它前面一行
   const diff = (e.diff ?? "").split("\n").filter((l) => !/^[-+] (Expected|Received):?\s*$/.test(l) && l.trim() !== "");

@@ -7,7 +7,8 @@ import type { Reporter, TestCase, TestModule } from "vitest/node";
 
 export const EVENTS_ENV = "LEARN_PI_PRACTICE_EVENTS";
 
-export type ErrorInfo = { message: string; expected?: string; actual?: string; diff?: string; stack?: string };
+/** cause：fast-check 的性质没过时，真正没满足的那条断言在这里。 */
+export type ErrorInfo = { message: string; expected?: string; actual?: string; diff?: string; stack?: string; cause?: ErrorInfo };
 export type CollectedTest = { id: string; name: string; line: number };
 
 /** 一行事件。id 在 collected、start、end 之间对得上；errors 是 vitest 序列化过的错误（值都已是文字）。 */
@@ -20,12 +21,15 @@ export type TestEvent =
   | { event: "file-end"; file: string }
   | { event: "done"; errors: ErrorInfo[] };
 
-const info = (e: SerializedError & { expected?: string; actual?: string; diff?: string }): ErrorInfo => ({
+type Serialized = SerializedError & { expected?: string; actual?: string; diff?: string; cause?: unknown };
+
+const info = (e: Serialized): ErrorInfo => ({
   message: e.message ?? String(e),
   expected: e.expected,
   actual: e.actual,
   diff: e.diff,
   stack: e.stack,
+  cause: typeof e.cause === "object" && e.cause !== null && "message" in e.cause ? info(e.cause as Serialized) : undefined,
 });
 
 export default class EventsReporter implements Reporter {

@@ -109,6 +109,11 @@ describe("失败说成人话", () => {
     expect(testLines([{ message: `x ${todo}` }])).toEqual(["还空着：写出 run（s04 的 TODO）", "提示：见 s04_tool_loop/README.md「3. 谁来执行」"]);
   });
 
+  it("fast-check 的性质没过：说出那个反例，再说那一次没满足的断言", () => {
+    const property = { message: "Property failed after 3 tests\n{ seed: 1, path: \"2\" }\nCounterexample: [1,\"deep\"]\nShrunk 1 time(s)", cause: { message: "expected false to be true", diff: "- Expected\n+ Received\n\n- true\n+ false" } };
+    expect(testLines([property])).toEqual(['随机生成的输入里，这一个不行：[1,"deep"]', "没满足：expected false to be true", "期望（-）和实际（+）：", "  - true", "  + false"]);
+  });
+
   it("语法错误指到那一行那一列", () => {
     expect(diagnosticLines("practice/s04_x/code.ts:2:13 TS1109: Expression expected.", "line one\n  const x = ;\n")).toEqual([
       "第 2 行，第 13 列：TS1109 Expression expected.",
