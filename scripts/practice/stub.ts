@@ -1,6 +1,7 @@
 // 练习文件怎么来：拿这一课自己的 code.ts，把这一课新加或改过的函数体换成一句 `throw new Error("TODO sNN: …")`。
 // 哪些地方算「新加或改过」，用的是 npm run diff 同一份逐行比对（scripts/linediff.ts），落到语法树上：
-// 全新的函数、方法，整个函数体换掉；前面几课就有、这一课改了几处的函数，只换改动所在的那几条语句。
+// 全新的函数、方法，整个函数体换掉；前面几课就有、这一课改了过半的行的函数，整个重写；只改了几处的，
+// 只换改动所在的那几条语句（if 的条件没改就留着条件，只换后面那一句）。
 // 类型、签名、文档注释、前面几课的代码、假 provider 和演示 main 原样保留。生成的文件必须通过类型检查，
 // 而且 API 报告和这一课一模一样——做不到就报错，不交出一份半对的练习。
 import { readFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { diffLines } from "../linediff.ts";
 import { sectionFor } from "./readme.ts";
 import { LESSONS, ROOT, lessonDir, lessonNumber } from "../../tests/support/lessons.ts";
 
-/** 练习文件里的一处空白：learner 要写的地方。 */
+/** 练习文件里的一处空白：学习者要写的地方。 */
 export type Stub = {
   /** 函数名，方法写成 `ToolRegistry.run`，函数里的小函数写成 `runEventedToolLoop › finish`。 */
   name: string;
