@@ -112,6 +112,29 @@ export function buildApiReports(files: string[] = lessonFiles()): ApiBuild {
   return { reports, diagnostics };
 }
 
+/**
+ * Practice mode (scripts/practice/): the report and TS diagnostics of one file outside the lesson folders, built
+ * fresh on every call (the learner edits it). `text`, when given, stands in for the file's content.
+ */
+export function buildFileReport(file: string, text?: string): { report: ApiReport; diagnostics: string[] } {
+  const abs = resolve(file);
+  const base = compilerHost();
+  const host: ts.CompilerHost =
+    text === undefined
+      ? base
+      : {
+          ...base,
+          fileExists: (f) => resolve(f) === abs || base.fileExists(f),
+          readFile: (f) => (resolve(f) === abs ? text : base.readFile(f)),
+          getSourceFile: (f, v, onError) => (resolve(f) === abs ? ts.createSourceFile(f, text, v, true) : base.getSourceFile(f, v, onError)),
+        };
+  const program = ts.createProgram([abs], compilerOptions(), host);
+  const sf = program.getSourceFile(abs);
+  if (!sf) throw new Error(`not in program: ${file}`);
+  const report = extractReport(program.getTypeChecker(), sf);
+  return { report, diagnostics: ts.getPreEmitDiagnostics(program, sf).map(formatDiagnostic) };
+}
+
 /** The parsed source files of the same (cached) program, for syntax-tree rules (R7, U2). */
 export function lessonSources(files: string[] = lessonFiles()): Record<string, ts.SourceFile> {
   return build(files).sources;

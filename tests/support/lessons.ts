@@ -115,11 +115,21 @@ export interface LessonModule {
 
 const cache = new Map<string, Promise<LessonModule>>();
 
+/**
+ * 练习模式的钩子（scripts/practice/）：环境变量 LEARN_PI_LESSON_FILE="s04=/绝对路径/code.ts" 让这一课改导入那个文件，
+ * 同一批测试就检查学习者自己写的版本。没设这个变量时什么都不变。
+ */
+export const LESSON_FILE_ENV = "LEARN_PI_LESSON_FILE";
+const lessonFile = (id: string): string => {
+  const [lesson, file] = (process.env[LESSON_FILE_ENV] ?? "").split(/=(.*)/s);
+  return lesson === id && file ? file : join(ROOT, lessonDir(id), "code.ts");
+};
+
 /** 导入一课的 code.ts。课和课之间不共享任何东西，每课是独立的模块。 */
 export function importLesson(id: string): Promise<LessonModule> {
   let mod = cache.get(id);
   if (mod === undefined) {
-    mod = import(pathToFileURL(join(ROOT, lessonDir(id), "code.ts")).href) as Promise<LessonModule>;
+    mod = import(pathToFileURL(lessonFile(id)).href) as Promise<LessonModule>;
     cache.set(id, mod);
   }
   return mod;

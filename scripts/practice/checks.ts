@@ -1,0 +1,359 @@
+// npm run check 的检查本身：把课程已有的检查按顺序用在一个文件上，不另写一套测试。
+//   ① 类型检查、② API 报告（tests/api/extract.ts，和 npm run api 同一个提取器，对比提交的 tests/api/sNN.json）
+//   ③ 行为测试、④ 黄金轨迹：子进程里跑 vitest，跑的就是 npm test 的那些测试文件，只留这一课的测试，
+//      环境变量 LEARN_PI_LESSON_FILE 让 importLesson 导入这个文件（tests/support/lessons.ts）
+//   ⑤ 演示：跑这个文件的 main()，和 README「试一下」的输出比（tests/docs.ts 的 checkTryIt）
+// 前一项没过，后面的就不跑了。学习者的代码可能卡死：测试那边一段时间毫无进展、演示过了时限，就杀掉子进程，报「卡住了」。
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { z } from "zod";
+import { buildFileReport } from "../../tests/api/extract.ts";
+import { checkTryIt, contextFor, loadProject } from "../../tests/docs.ts";
+import { resolveCommand } from "../../tests/support/demos.ts";
+import { LESSON_FILE_ENV, ROOT, lessonDir, lessonNumber } from "../../tests/support/lessons.ts";
+import type { Trace } from "../../tests/support/trace.ts";
+import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, testLines, todoLines, traceLines } from "./explain.ts";
+import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
+
+export type Status = "pass" | "fail" | "skip";
+export type CheckResult = { name: string; status: Status; note: string };
+export type Outcome = { id: string; file: string; checks: CheckResult[]; first?: Finding; ok: boolean };
+
+export type CheckOptions = {
+  /** 测试那边多久（毫秒）没有任何进展就算卡住；重跑一个黄金场景的时限也是它。 */
+  stuckMs?: number;
+  /** 演示最多跑多久。 */
+  demoTimeoutMs?: number;
+};
+
+const DEFAULTS = { stuckMs: 10_000, demoTimeoutMs: 15_000 };
+
+const rel = (file: string): string => relative(ROOT, file) || file;
+
+// ── 课程测试放在哪 ───────────────────────────────────────
+/**
+ * 行为测试：tests/ 下每个用 forLessonsFrom 按课开 describe 的测试文件（行为、坏输入、性质……以后新加的也算），
+ * behaviour.test.ts 排第一；黄金轨迹：tests/golden.test.ts。
+ */
+export function courseTestFiles(): { behaviour: string[]; golden: string[] } {
+  const dir = join(ROOT, "tests");
+  const all = readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".test.ts") && !f.includes("fixtures"))
+    .map((f) => `tests/${f.replaceAll("\\", "/")}`)
+    .sort();
+  const behaviour = all.filter((f) => /\bforLessonsFrom\(/.test(readFileSync(join(ROOT, f), "utf8")));
+  behaviour.sort((a, b) => Number(!a.endsWith("/behaviour.test.ts")) - Number(!b.endsWith("/behaviour.test.ts")) || (a < b ? -1 : 1));
+  return { behaviour, golden: ["tests/golden.test.ts"] };
+}
+
+/**
+ * 只留这一课的测试：forLessonsFrom 给每课开的 describe 就叫课号（全名以 `s04 ` 开头）；
+ * 黄金轨迹的测试全名是 `<场景> s04 复现 <课> 的黄金轨迹`。
+ */
+export const lessonTestPattern = (id: string): string => `^${id} |^[a-z0-9-]+ ${id} 复现 `;
+
+// ── ③④ 在子进程里跑 vitest ───────────────────────────────
+export type TestRecord = { id: string; file: string; line: number; name: string; state: string; errors: ErrorInfo[] };
+/** tests：收集到的这一课的全部测试，state 是 passed、failed，或（检查中途停下时）pending。 */
+export type TestRun = { tests: TestRecord[]; hung?: TestRecord; hungMs?: number; unhandled: ErrorInfo[]; crashed?: string };
+
+/** vitest 的命令行入口（它的 package.json 里 bin 指的那个文件）。 */
+const vitestCli = (): string => join(dirname(createRequire(join(ROOT, "package.json")).resolve("vitest/package.json")), "vitest.mjs");
+
+/** 杀掉子进程和它开的所有进程（vitest 的 worker）：子进程自成一组（detached），按组杀。 */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/**
+ * 跑 vitest，边跑边读 reporter 写的事件。卡死的判断是「silenceMs 毫秒里一条事件都没有」：学习者的循环要是只靠
+ * Promise 空转，worker 里的定时器永远等不到，vitest 自己的超时和 worker 的消息都出不来，只能从外面看。
+ * 卡住的是哪个测试：worker 里同步记下的「开始了、没结束」的那个（scripts/practice/worker-events.ts）。
+ */
+export async function runCourseTests(id: string, file: string, files: string[], silenceMs: number): Promise<TestRun> {
+  const dir = mkdtempSync(join(tmpdir(), "learn-pi-check-"));
+  const events = join(dir, "events.ndjson");
+  const child = spawn(
+    process.execPath,
+    [vitestCli(), "run", "--config", "scripts/practice/vitest.config.ts", "--testTimeout", String(Math.max(1_000, silenceMs - 2_000)), "-t", lessonTestPattern(id), ...files],
+    {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, [LESSON_FILE_ENV]: `${id}=${resolve(file)}`, [EVENTS_ENV]: events, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-8_000)));
+  child.stdout?.resume();
+
+  const records = new Map<string, TestRecord>();
+  const collected = new Map<string, TestRecord[]>();
+  const ended = new Set<string>();
+  const running = new Set<string>();
+  const unhandled: ErrorInfo[] = [];
+  let read = 0;
+  let done = false;
+  let lastEvent = Date.now();
+  const drain = (): void => {
+    let text: string;
+    try {
+      text = readFileSync(events, "utf8");
+    } catch {
+      return;
+    }
+    const end = text.lastIndexOf("\n") + 1;
+    if (end > read) lastEvent = Date.now();
+    for (const line of text.slice(read, end).split("\n")) {
+      if (line === "") continue;
+      const e = JSON.parse(line) as TestEvent;
+      if (e.event === "collected") {
+        const tests = e.tests.map((t) => ({ ...t, file: rel(e.file), state: "pending", errors: [] }));
+        for (const t of tests) records.set(t.id, t);
+        collected.set(rel(e.file), tests);
+      } else if (e.event === "start") running.add(e.id);
+      else if (e.event === "finish") running.delete(e.id);
+      else if (e.event === "end") {
+        const record = records.get(e.id);
+        if (record !== undefined) Object.assign(record, { state: e.state, errors: e.errors });
+      } else if (e.event === "file-end") ended.add(rel(e.file));
+      else {
+        done = true;
+        unhandled.push(...e.errors);
+      }
+    }
+    read = end;
+  };
+
+  let silent: number | undefined;
+  const exit = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
+  const watchdog = setInterval(() => {
+    drain();
+    if (!done && Date.now() - lastEvent > silenceMs) {
+      silent = Date.now() - lastEvent;
+      killGroup(child);
+    }
+  }, 200);
+  const code = await exit;
+  clearInterval(watchdog);
+  drain();
+  rmSync(dir, { recursive: true, force: true });
+  killGroup(child); // worker 可能还在（比如 vitest 自己先退了）
+
+  const tests = [...records.values()];
+  if (silent !== undefined) {
+    // 开始了没结束的那个就是卡住的；万一没有（卡在测试之外，比如导入文件时），就是还没跑完的文件里第一个没结果的
+    const pending = (f: string): TestRecord | undefined =>
+      (collected.get(f) ?? []).filter((t) => t.state === "pending").sort((a, b) => a.line - b.line)[0];
+    const stuck =
+      [...running].map((r) => records.get(r)).filter((t) => t !== undefined).sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line)[0] ??
+      files.filter((f) => collected.has(f) && !ended.has(f)).map(pending).find((t) => t !== undefined);
+    return { tests, hung: stuck ?? { id: "?", file: "?", line: 0, name: "（没能确定是哪一个）", state: "running", errors: [] }, hungMs: silent, unhandled };
+  }
+  const crashed = !done ? `vitest 没跑完（退出码 ${code}）：${stderr.trim().split("\n").slice(-6).join(" / ") || "没有输出"}` : undefined;
+  return { tests, unhandled, crashed };
+}
+
+// ── ⑤ 演示和「试一下」 ──────────────────────────────────
+type DemoFailure = { kind: "exit"; stderr: string; code: number | null } | { kind: "timeout"; ms: number };
+
+/** 在 root 下跑 `tsx 文件`，和 npm run sNN 一样（不经 npm，没有横幅）；超时就整组杀掉。 */
+function runTsx(file: string, args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ stdout: string; failure?: DemoFailure }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ["--import", "tsx", file, ...args], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, ...env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (timedOut) res({ stdout, failure: { kind: "timeout", ms: timeoutMs } });
+      else if (code === 0) res({ stdout });
+      else res({ stdout, failure: { kind: "exit", stderr, code } });
+    });
+  });
+}
+
+async function checkDemo(id: string, file: string, timeoutMs: number): Promise<Finding | undefined> {
+  const dir = lessonDir(id);
+  const scripts = z.object({ scripts: z.record(z.string(), z.string()) }).parse(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))).scripts;
+  const failures = new Map<string, DemoFailure>();
+  const run = async (command: string): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> => {
+    const target = resolveCommand(command, scripts);
+    if (typeof target === "string") return { ok: false, error: target };
+    // 这一课的演示换成学习者的文件，别的课照旧
+    const runs = target.file === `${dir}/code.ts` ? relative(ROOT, resolve(file)) : target.file;
+    const { stdout, failure } = await runTsx(runs, target.args, timeoutMs);
+    if (failure === undefined) return { ok: true, stdout };
+    failures.set(command, failure);
+    return { ok: false, error: failure.kind === "timeout" ? "timeout" : `exit ${failure.code}` };
+  };
+  const project = await loadProject({ run });
+  const lesson = project.lessons.find((l) => l.id === id);
+  if (lesson === undefined) throw new Error(`no lesson ${id}`);
+  const readme = readFileSync(lesson.readmePath, "utf8");
+  const problems = await checkTryIt(id, readme, contextFor(project, lesson));
+  if (problems.length === 0) return undefined;
+
+  const [command, failure] = [...failures][0] ?? [];
+  if (command !== undefined && failure !== undefined) {
+    if (failure.kind === "timeout") return { title: `演示卡住了：\`${command}\` 跑了 ${failure.ms / 1000} 秒还没结束`, lines: [HANG_HINT] };
+    const todo = findTodo(failure.stderr);
+    if (todo !== undefined) return { title: `演示跑到了还空着的地方：\`${command}\``, lines: todoLines(todo) };
+    const tail = failure.stderr.trim().split("\n").filter((l) => l.trim() !== "");
+    const error = tail.find((l) => /^\w*Error\b/.test(l)) ?? tail.at(-1) ?? "";
+    return { title: `演示没跑完：\`${command}\` 退出码 ${failure.code}`, lines: [error] };
+  }
+  const differs = /output differs at line (\d+): expected (.*), got (.*) \((.*), block at line \d+\)$/.exec(problems[0]);
+  if (differs) {
+    return {
+      title: `演示输出和 README「试一下」不一样：\`${differs[4]}\` 的第 ${differs[1]} 行`,
+      lines: [`期望：${quoted(differs[2])}`, `实际：${quoted(differs[3])}`],
+    };
+  }
+  return { title: "演示输出和 README「试一下」对不上", lines: problems };
+}
+
+/** checkTryIt 报的 `"一行"` 换成报告里别处一样的「一行」（`(end of output)` 说成「（没有这一行）」）。 */
+const quoted = (s: string): string => (s === "(end of output)" ? "（没有这一行）" : `「${s.replace(/^"|"$/g, "")}」`);
+
+const HANG_HINT = "多半是哪个循环停不下来，或者在等一个永远不会来的结果（await 了一个永远不 resolve 的 Promise）。";
+
+// ── 按顺序跑 ─────────────────────────────────────────────
+/** 检查 file（学习者的练习文件，或 --solution 时这一课自己的 code.ts）是不是 id 这一课的一个正确实现。 */
+export async function runChecks(id: string, file: string, options: CheckOptions = {}): Promise<Outcome> {
+  const opts = { ...DEFAULTS, ...options };
+  const n = lessonNumber(id);
+  const range = n === 1 ? "s01" : `s01–${id}`;
+  const checks: CheckResult[] = [];
+  let first: Finding | undefined;
+  const fail = (name: string, note: string, finding: Finding): void => {
+    checks.push({ name, status: "fail", note });
+    first ??= finding;
+  };
+  const pass = (name: string, note = ""): void => void checks.push({ name, status: "pass", note });
+  const names = {
+    types: "类型检查（tsconfig.json 的 strict）",
+    api: "API 和这一课一样（R1/R2）",
+    behaviour: `行为测试（${range} 的机制）`,
+    golden: `黄金轨迹（${range} 的场景）`,
+    demo: "演示输出和 README「试一下」一样",
+  };
+  // 报告里的顺序永远是 names 的顺序；没轮到的记成「没跑」
+  const ordered = (): CheckResult[] => Object.values(names).map((name) => checks.find((c) => c.name === name) ?? { name, status: "skip", note: "" });
+  const skipRest = (): Outcome => ({ id, file, checks: ordered(), first, ok: false });
+
+  // ①② 类型和 API：同一个 TypeScript 程序
+  const source = readFileSync(file, "utf8");
+  const { report, diagnostics } = buildFileReport(file);
+  if (diagnostics.length > 0) {
+    fail(names.types, `${diagnostics.length} 处错误`, {
+      title: `类型检查没过（一共 ${diagnostics.length} 处，先看第一处）`,
+      lines: diagnosticLines(diagnostics[0], source),
+    });
+    return skipRest();
+  }
+  pass(names.types);
+  const expected = JSON.parse(readFileSync(join(ROOT, "tests", "api", `${id}.json`), "utf8")) as Record<string, string>;
+  const api = diffApi(expected, report);
+  const apiProblems = api.missing.length + api.changed.length + api.extra.length;
+  if (apiProblems > 0) {
+    fail(names.api, `${apiProblems} 处不同`, { title: `API 和 ${id} 不一样：测试是照这一课的签名写的，先把签名对上`, lines: apiLines(api) });
+    return skipRest();
+  }
+  pass(names.api);
+
+  // ③④ 行为测试和黄金轨迹：一次 vitest
+  const files = courseTestFiles();
+  const run = await runCourseTests(id, file, [...files.behaviour, ...files.golden], opts.stuckMs);
+  const order = [...files.behaviour, ...files.golden];
+  const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
+  if (run.crashed !== undefined) {
+    fail(names.behaviour, "没跑完", { title: "测试没跑完", lines: [run.crashed] });
+    return skipRest();
+  }
+  for (const [name, group] of [
+    [names.behaviour, files.behaviour],
+    [names.golden, files.golden],
+  ] as const) {
+    const tests = sorted.filter((t) => group.includes(t.file));
+    const failed = tests.filter((t) => t.state === "failed");
+    const finished = tests.filter((t) => t.state === "passed" || t.state === "failed");
+    if (run.hung !== undefined && group.includes(run.hung.file)) {
+      fail(name, "卡住了", {
+        title: `卡住了：「${testTitle(run.hung)}」跑了 ${Math.round((run.hungMs ?? 0) / 1000)} 秒还没结束，检查停了下来`,
+        lines: [HANG_HINT],
+      });
+    } else if (tests.length === 0 && run.hung === undefined) {
+      fail(name, "一个都没找到", { title: `没找到 ${id} 的${name}`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] });
+    } else if (failed.length > 0) {
+      const t = failed[0];
+      const note = `${tests.length} 个里过了 ${tests.length - failed.length} 个${finished.length < tests.length ? `（${tests.length - finished.length} 个没跑完）` : ""}`;
+      fail(name, note, await explainTest(id, file, t, files.golden.includes(t.file), opts.stuckMs));
+    } else if (tests.length > 0 && finished.length === tests.length) pass(name, `${tests.length} 个全过`);
+    else checks.push({ name, status: "skip", note: finished.length === 0 ? "检查停了，还没跑到" : `检查停了，跑完的 ${finished.length} 个都过了（一共 ${tests.length} 个）` });
+  }
+  if (run.unhandled.length > 0 && first === undefined) {
+    fail(names.behaviour, "有漏掉的错误", { title: "测试之外还抛了错误（比如定时器里）", lines: testLines(run.unhandled) });
+  }
+  if (first !== undefined) return skipRest();
+
+  // ⑤ 演示
+  const demo = await checkDemo(id, file, opts.demoTimeoutMs);
+  if (demo !== undefined) {
+    fail(names.demo, "不一样", demo);
+    return skipRest();
+  }
+  pass(names.demo);
+  return { id, file, checks: ordered(), ok: true };
+}
+
+/** 测试全名去掉开头的课号（和黄金轨迹的场景名），留下描述行为的那句话。 */
+/** 测试全名（`s04 > R5：…`、`s04-max-turns > s04 复现 s04 的黄金轨迹`）去掉开头的课号，留下说行为或场景的那部分。 */
+const testTitle = (t: TestRecord): string => {
+  const parts = t.name.split(" > ");
+  return (/^s\d\d$/.test(parts[0] ?? "") ? parts.slice(1) : parts).join(" › ");
+};
+
+async function explainTest(id: string, file: string, t: TestRecord, golden: boolean, timeoutMs: number): Promise<Finding> {
+  const group = golden ? "黄金轨迹" : "行为测试";
+  // 撞上了还空着的地方：要紧的是哪一处空白，不是哪个测试
+  const todo = findTodo(...t.errors.flatMap((e) => [e.message, e.actual, e.stack]));
+  if (todo !== undefined) return { title: `${group}跑到了还空着的地方`, lines: todoLines(todo) };
+  if (!golden) return { title: `行为测试没过：「${testTitle(t)}」`, lines: testLines(t.errors) };
+  const scenario = t.name.split(" > ")[0];
+  const field = /in "(\w+)"/.exec(t.errors[0]?.message ?? "")?.[1] as keyof Trace | undefined;
+  const step = await goldenStep(id, file, scenario, timeoutMs);
+  const title = `黄金轨迹没对上：场景 ${scenario}${step === undefined ? "" : `（${step.about}）`}`;
+  return { title, lines: step === undefined ? testLines(t.errors) : traceLines(step.golden, step.actual, field) };
+}
+
+/** 在子进程里重跑一个场景，拿到黄金轨迹和实际轨迹（scripts/practice/golden-step.ts）；跑不出来就是 undefined。 */
+async function goldenStep(id: string, file: string, scenario: string, timeoutMs: number): Promise<{ about: string; golden: Trace; actual: Trace } | undefined> {
+  const env = { [LESSON_FILE_ENV]: `${id}=${resolve(file)}` };
+  const { stdout, failure } = await runTsx("scripts/practice/golden-step.ts", [id, scenario], timeoutMs, env);
+  if (failure !== undefined) return undefined;
+  try {
+    return JSON.parse(stdout) as { about: string; golden: Trace; actual: Trace };
+  } catch {
+    return undefined;
+  }
+}
