@@ -8,10 +8,25 @@ export type ClockLimits = { idleMs: number; totalMs?: number };
 /** 哪只表响了，各配一句说清该调哪个变量的话。 */
 export type ClockVariables = { idle: string; total: string };
 
+/**
+ * 表靠什么计时。平时就是全局的 setTimeout / clearTimeout；测试换成一只手拨的假表，
+ * 「停了十分钟」「稳稳吐了好几倍超时那么久」都不用真等，机器再忙结果也一样。
+ */
+export type ClockTimers = {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+};
+
+/** 真的时间。 */
+export const REAL_TIMERS: ClockTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
+};
+
 export class RequestClock {
   private readonly controller = new AbortController();
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly totalTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleTimer: unknown;
+  private readonly totalTimer: unknown;
   /** 表响了就是那句说明；没响是 undefined。 */
   expired: string | undefined;
   /** 交给 fetch 的信号：表响了或者外面喊停都会中止请求。 */
@@ -21,11 +36,12 @@ export class RequestClock {
     private readonly limits: ClockLimits,
     private readonly variables: ClockVariables,
     outside?: AbortSignal,
+    private readonly timers: ClockTimers = REAL_TIMERS,
   ) {
     this.signal = outside === undefined ? this.controller.signal : AbortSignal.any([this.controller.signal, outside]);
     if (limits.totalMs !== undefined) {
       const total = limits.totalMs;
-      this.totalTimer = setTimeout(() => this.expire(`request took longer than ${total} ms in total (raise or unset ${variables.total})`), total);
+      this.totalTimer = timers.setTimeout(() => this.expire(`request took longer than ${total} ms in total (raise or unset ${variables.total})`), total);
     }
     this.touch();
   }
@@ -33,15 +49,15 @@ export class RequestClock {
   /** 收到了东西（响应头、任何字节）：空闲表从头算。 */
   touch(): void {
     if (this.expired !== undefined) return;
-    clearTimeout(this.idleTimer);
+    this.timers.clearTimeout(this.idleTimer);
     const idle = this.limits.idleMs;
-    this.idleTimer = setTimeout(() => this.expire(`request timed out: nothing arrived for ${idle} ms (raise ${this.variables.idle} for slow models)`), idle);
+    this.idleTimer = this.timers.setTimeout(() => this.expire(`request timed out: nothing arrived for ${idle} ms (raise ${this.variables.idle} for slow models)`), idle);
   }
 
   /** 请求结束：两只表都停。 */
   stop(): void {
-    clearTimeout(this.idleTimer);
-    clearTimeout(this.totalTimer);
+    this.timers.clearTimeout(this.idleTimer);
+    this.timers.clearTimeout(this.totalTimer);
   }
 
   private expire(reason: string): void {

@@ -13,6 +13,7 @@ import {
   createPermissionGate,
   runEventedToolLoop,
 } from "../s12_packages/code.ts";
+import type { ClockTimers } from "./clock.ts";
 import { ENV, type LiveConfig, displayUrl, readLiveConfig } from "./config.ts";
 import { OpenAICompatibleProvider } from "./openai.ts";
 import { PROJECT_NOTES, readProjectNotes } from "./project.ts";
@@ -31,6 +32,8 @@ export type LiveIO = {
   cwd: string;
   /** 外面喊停（Ctrl+C）。 */
   signal?: AbortSignal;
+  /** 请求的两只表靠什么计时；不给就是真的时间。 */
+  timers?: ClockTimers;
 };
 
 /** 退出码。live/README.md 的退出码表由测试逐项对照这里。 */
@@ -71,7 +74,7 @@ export type LiveAgent = { agent: Agent; answers: AnswerStream; notices: string[]
 export function createLiveAgent(config: LiveConfig, io: LiveIO): LiveAgent {
   const key = config.apiKey;
   const stderr: Output = { log: (line) => io.stderr.log(maskSecret(line, key)) };
-  const provider = new OpenAICompatibleProvider({ ...config, signal: io.signal, onThinking: () => stderr.log("  … 模型在思考") });
+  const provider = new OpenAICompatibleProvider({ ...config, signal: io.signal, timers: io.timers, onThinking: () => stderr.log("  … 模型在思考") });
   const registry = new LiveToolRegistry((id) => provider.argumentProblem(id));
   for (const tool of createWorkspaceTools(io.cwd)) registry.register(tool);
   const gate = createPermissionGate(); // s05 的权限闸：读到的内容里像 sk-… 的串打上码

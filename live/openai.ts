@@ -9,7 +9,7 @@
 // 由 LiveToolRegistry 回给模型一条 "error: …" 结果，让它改了再调。
 import { z } from "zod";
 import type { Provider, ProviderEvent, ProviderInput, ProviderMessage, StopReason, ToolCall, ToolSpec } from "../s12_packages/code.ts";
-import { RequestClock } from "./clock.ts";
+import { type ClockTimers, RequestClock } from "./clock.ts";
 import { ENV, displayUrl } from "./config.ts";
 import { maskSecret, shorten } from "./redact.ts";
 import { SseDecoder, type SseMessage } from "./sse.ts";
@@ -346,6 +346,8 @@ export type OpenAIProviderOptions = {
   totalTimeoutMs?: number;
   /** 外面喊停（比如 Ctrl+C）。 */
   signal?: AbortSignal;
+  /** 两只表靠什么计时；不给就是真的时间（测试给一只假表）。 */
+  timers?: ClockTimers;
   /** 一段回答开始思考时叫一声（每段回答最多一次）：思考型模型可能半天不出字，让用户知道它没卡住。 */
   onThinking?: () => void;
 };
@@ -433,8 +435,8 @@ export class OpenAICompatibleProvider implements Provider {
   }
 
   private async *streamUnsafe(input: ProviderInput): AsyncGenerator<ProviderEvent> {
-    const { timeoutMs, totalTimeoutMs, signal: outside, apiKey: secret } = this.options;
-    const clock = new RequestClock({ idleMs: timeoutMs, totalMs: totalTimeoutMs }, { idle: ENV.timeoutMs, total: ENV.totalTimeoutMs }, outside);
+    const { timeoutMs, totalTimeoutMs, signal: outside, apiKey: secret, timers } = this.options;
+    const clock = new RequestClock({ idleMs: timeoutMs, totalMs: totalTimeoutMs }, { idle: ENV.timeoutMs, total: ENV.totalTimeoutMs }, outside, timers);
     // 请求被中止时，fetch 和读流抛的都是 AbortError，看不出是谁喊停的；按信号说清楚。
     const stopped = (): Error | undefined => {
       if (outside?.aborted === true) return new Error("request aborted");

@@ -8,8 +8,11 @@ import type { AddressInfo } from "node:net";
 /** 服务器收到的一个请求。 */
 export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: unknown };
 
-/** 两块之间停一下：停多少毫秒，或者等一个 promise 兑现。 */
-export type Pause = { waitMs: number } | { until: Promise<unknown> };
+/**
+ * 两块之间停一下：停多少毫秒，或者等一个 promise 兑现。until 也可以是函数：写到这里才调用它，等它交出的 promise
+ * （测试拿它拨一只假表：等客户端收到了前面的字节，再把假时间往前拨）。
+ */
+export type Pause = { waitMs: number } | { until: Promise<unknown> | (() => Promise<unknown>) };
 
 /** 对一个请求怎么回。 */
 export type Reply = {
@@ -30,7 +33,7 @@ export type ReplayServer = {
   close(): Promise<void>;
 };
 
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function write(res: ServerResponse, reply: Reply): Promise<void> {
   if (reply.silent === true) return;
@@ -44,7 +47,7 @@ async function write(res: ServerResponse, reply: Reply): Promise<void> {
     } else if ("waitMs" in chunk) {
       await new Promise((resolve) => setTimeout(resolve, chunk.waitMs));
     } else {
-      await chunk.until;
+      await (typeof chunk.until === "function" ? chunk.until() : chunk.until);
     }
   }
   const then = reply.then ?? "end";
