@@ -56,21 +56,7 @@ export interface Provider {
   complete(input: ProviderInput): Promise<string>;
 }
 
-// ── 输出 ──────────────────────────────────────────────────
-/**
- * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
- * @since s01
- */
-export type Output = { log(line: string): void };
-
-// ── 组装 ──────────────────────────────────────────────────
-/**
- * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
- * @since s01
- */
-export type Agent = { state: AgentState; provider: Provider; output: Output };
-
-// ── 一轮对话 ──────────────────────────────────────────────
+// ── 错误说明 ──────────────────────────────────────────────
 /**
  * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
  * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
@@ -83,6 +69,13 @@ export function describeError(error: unknown): string {
     return `unprintable ${typeof error}`;
   }
 }
+
+// ── 输出 ──────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
 
 /**
  * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
@@ -97,6 +90,14 @@ export function writeLine(output: Output, line: string): void {
   }
 }
 
+// ── 组装 ──────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = { state: AgentState; provider: Provider; output: Output };
+
+// ── 一轮对话 ──────────────────────────────────────────────
 /**
  * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
  * @since s01

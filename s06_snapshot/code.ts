@@ -64,6 +64,58 @@ export type ProviderInput = { messages: ProviderMessage[]; tools: ToolSpec[] };
  */
 export type TurnSnapshot = { messages: ProviderMessage[]; tools: ToolSpec[] };
 
+// ── 错误说明 ──────────────────────────────────────────────
+/**
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
+ * @since s03
+ */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
+ * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
+ * @since s03
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (isPromiseLike(value)) return "a Promise";
+  try {
+    return JSON.stringify(value) ?? describeError(value);
+  } catch {
+    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
+    return describeError(value);
+  }
+}
+
+/**
+ * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
+ * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
+ * @since s04
+ */
+export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
+  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
+  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
+}
+
 // ── provider 事件流 ───────────────────────────────────────
 /**
  * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字和工具调用。
@@ -284,6 +336,19 @@ export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: 
  */
 export type Output = { log(line: string): void };
 
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
 // ── 组装 ──────────────────────────────────────────────────
 /**
  * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
@@ -447,34 +512,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   }
 }
 
-
 // ── 一轮对话 ──────────────────────────────────────────────
-/**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
- * @since s01
- */
-export function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return `unprintable ${typeof error}`;
-  }
-}
-
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
 /**
  * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
  * @since s01
@@ -487,44 +525,6 @@ export const turnsInProgress = new WeakSet<AgentState>();
  */
 export function refusedTurn(reason: string): AssistantMessage {
   return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
-/**
- * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
- * @since s03
- */
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  try {
-    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-  } catch {
-    return false;
-  }
-}
-
-/**
- * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
- * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
- * @since s03
- */
-export function describeValue(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (isPromiseLike(value)) return "a Promise";
-  try {
-    return JSON.stringify(value) ?? describeError(value);
-  } catch {
-    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
-    return describeError(value);
-  }
-}
-
-/**
- * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
- * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
- * @since s04
- */
-export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
-  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
-  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
 }
 
 /**
