@@ -129,8 +129,8 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
     let assistant: AssistantMessage;
     try {
-      const input: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
-      const text: unknown = await provider.complete(input);
+      const request: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
+      const text: unknown = await provider.complete(request);
       // provider 是外来代码，回的不一定是文字：不是就按出错处理，免得把别的东西当成回答存进历史
       if (typeof text !== "string") throw new Error(`provider must return a string, got ${typeof text}`);
       assistant = { role: "assistant", content: text, stopReason: "stop" };
@@ -165,7 +165,7 @@ export function createFakeProvider(): Provider {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

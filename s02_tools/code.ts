@@ -282,7 +282,7 @@ export function createDemoTools(): Tool[] {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

@@ -242,13 +242,13 @@ export class ToolRegistry {
     try {
       const parsed = entry.args.safeParse(call.input);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) =>
-          issue.code === "unrecognized_keys"
-            ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
-            : issue.path.length === 0
-              ? "arguments must be an object"
-              : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
-        );
+        const problems = parsed.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `unexpected argument "${key}"`).join(", ");
+          if (issue.path.length === 0) return "arguments must be an object";
+          // 只认参数自己的键：缺的参数恰好叫 "constructor"，也照样报「缺了」，不会说成「不是字符串」
+          const given = Object.hasOwn(call.input, String(issue.path[0]));
+          return `argument "${issue.path.join(".")}" ${given ? "must be a string" : "is missing"}`;
+        });
         return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
       }
       output = entry.tool.handler(parsed.data);
@@ -521,7 +521,7 @@ export function createDemoTools(): Tool[] {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

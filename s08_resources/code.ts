@@ -323,13 +323,13 @@ export class ToolRegistry {
     try {
       const parsed = entry.args.safeParse(call.input);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) =>
-          issue.code === "unrecognized_keys"
-            ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
-            : issue.path.length === 0
-              ? "arguments must be an object"
-              : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
-        );
+        const problems = parsed.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `unexpected argument "${key}"`).join(", ");
+          if (issue.path.length === 0) return "arguments must be an object";
+          // 只认参数自己的键：缺的参数恰好叫 "constructor"，也照样报「缺了」，不会说成「不是字符串」
+          const given = Object.hasOwn(call.input, String(issue.path[0]));
+          return `argument "${issue.path.join(".")}" ${given ? "must be a string" : "is missing"}`;
+        });
         return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
       }
       output = entry.tool.handler(parsed.data);
@@ -584,10 +584,10 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
   turnsInProgress.add(state);
   try {
-    const own: ProviderMessage[] = [];
-    const keep = (message: AgentMessage): void => {
+    const turnMessages: ProviderMessage[] = [];
+    const store = (message: AgentMessage): void => {
       state.messages.append(message);
-      own.push(toProviderMessage(message));
+      turnMessages.push(toProviderMessage(message));
     };
     // 一轮开始：拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
     let snapshot: TurnSnapshot;
@@ -599,7 +599,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
     } catch (error) {
       // 连这一轮的输入都备不齐：和 provider 出错一样，这一轮以一条出错的回答结束，下一轮照常
       const failed: AssistantMessage = { role: "assistant", content: `error: could not start the turn: ${describeError(error)}`, stopReason: "error" };
-      keep(failed);
+      store(failed);
       writeLine(output, `assistant: ${failed.content}`);
       return failed;
     }
@@ -607,31 +607,31 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
     for (let turn = 0; turn < maxTurns; turn++) {
       const calls: ToolCall[] = [];
       // 每次请求给 provider 一份自己的拷贝：它改了手上的输入，也碰不到快照、本轮后面的请求和历史
-      const input: ProviderInput = {
+      const request: ProviderInput = {
         ...snapshot,
-        messages: [...snapshot.messages, ...own].map((m) => ({ ...m })),
+        messages: [...snapshot.messages, ...turnMessages].map((m) => ({ ...m })),
         tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),
       };
       let assistant: AssistantMessage;
       try {
-        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));
+        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(request), calls));
       } catch (error) {
         assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
       }
-      keep(assistant);
+      store(assistant);
       if (assistant.content !== "") writeLine(output, `assistant: ${assistant.content}`);
       if (assistant.stopReason !== "toolUse" || calls.length === 0) return assistant;
 
       for (const call of calls) {
         const result = executeToolCall(registry, hooks, call);
-        keep(result);
+        store(result);
         // 参数是模型给的任意值（可能嵌得很深、带着 BigInt），写成一行也不能出错：交给 describeValue
         writeLine(output, `  → ${call.name}(${describeValue(call.input)})`);
         writeLine(output, `  ← ${describeValue(result.content)}`);
       }
     }
     const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
-    keep(capped);
+    store(capped);
     writeLine(output, `assistant: ${capped.content}`);
     return capped;
   } finally {
@@ -834,7 +834,7 @@ export function createDemoResources(): ContextResource[] {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };
