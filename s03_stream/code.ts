@@ -319,26 +319,50 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
 // ── 假 provider（离线、确定） ─────────────────────────────
 /**
- * 按最后一条用户消息照剧本回答的假模型：同样的输入永远得到同样的事件，不联网。
- * 用户消息里带「崩」字时一开口就抛错，带「断」字时说到一半抛错，带「漏」字时不发 message_end 就收尾。
+ * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
+ * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
+ * 并报出这是第几个问题（数的是请求里的用户消息，正好看出每次请求都带着完整历史）。
+ * 问题里带「崩」「断」「漏」字时另有安排，用来演示流出错：一开口就抛错、说到一半断了、说完了却不收尾。
  * @since s01
  */
 export function createFakeProvider(): Provider {
+  // 剧本的一行看得到的东西
+  type Seen = {
+    question: string; // 用户最近问的那句话
+    offered: string[]; // 这次给它的工具名
+    input: ProviderInput; // 这次请求的全部输入
+  };
+  // 一句回答
+  type Answer = { text: string };
+  const say = (text: string): Answer => ({ text });
+  // 剧本的一行：什么时候用它，用它时怎么回答。answer 回 undefined 是说「这一行不管」，接着往下找
+  type Line = {
+    asks: string; // 问题里有这个词
+    answer: (seen: Seen) => Answer | undefined;
+  };
+  const script: Line[] = [
+    { asks: "工具", answer: ({ offered }) => say(offered.length > 0 ? `这次我能用的工具：${offered.join(", ")}。` : "这次没有给我任何工具。") },
+  ];
   return {
     async *stream(input: ProviderInput): AsyncGenerator<ProviderEvent> {
-      const last = input.messages.at(-1)?.content ?? "";
-      if (last.includes("崩")) throw new Error("provider unavailable (503)");
-      let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${last}」。`;
-      if (last.includes("工具")) {
-        const names = input.tools.map((t) => t.name).join(", ");
-        reply = input.tools.length > 0 ? `这次我能用的工具：${names}。` : "这次没有给我任何工具。";
+      const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
+      if (question.includes("崩")) throw new Error("provider unavailable (503)");
+      const seen: Seen = { question, offered: input.tools.map((t) => t.name), input };
+      // 从上往下找第一行对得上、也给了回答的；一行都没有，就复述问题
+      let reply: Answer | undefined;
+      for (const line of script) {
+        if (!question.includes(line.asks)) continue;
+        reply = line.answer(seen);
+        if (reply !== undefined) break;
       }
+      reply ??= say(`收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`);
+
       yield { type: "message_start" };
-      for (const piece of reply.match(/.{1,6}/gu) ?? []) {
+      for (const piece of reply.text.match(/.{1,6}/gsu) ?? []) {
         yield { type: "text_delta", text: piece };
-        if (last.includes("断")) throw new Error("connection reset");
+        if (question.includes("断")) throw new Error("connection reset");
       }
-      if (last.includes("漏")) return;
+      if (question.includes("漏")) return;
       yield { type: "message_end", stopReason: "stop" };
     },
   };
