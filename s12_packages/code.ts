@@ -599,147 +599,6 @@ export class ExtensionRuntime {
   }
 }
 
-// ── 包 ────────────────────────────────────────────────────
-/**
- * 包的清单：叫什么，带了哪些工具、命令、资料。清单里列的每个名字都必须在 contents 里有对应条目。
- * @since s12
- */
-export type PackageManifest = { name: string; tools: string[]; commands: string[]; resources: string[] };
-
-/**
- * 一个包：清单，加上按名字存的内容。包只带数据，不带可执行代码。
- * @since s12
- */
-export type Package = { manifest: PackageManifest; contents: Record<string, string> };
-
-/**
- * 校验过、按种类分好的包内容，可以拿去安装。
- * @since s12
- */
-export type LoadedPackage = {
-  name: string;
-  tools: Record<string, string>;
-  commands: Record<string, string>;
-  resources: Record<string, string>;
-};
-
-/**
- * 包是从外面来的数据，不可信：先用 zod 校验形状。
- * @since s12
- */
-export const PackageSchema = z.object({
-  manifest: z.object({
-    name: z.string().min(1),
-    tools: z.array(z.string()),
-    commands: z.array(z.string()),
-    resources: z.array(z.string()),
-  }),
-  contents: z.record(z.string(), z.string()),
-});
-
-/**
- * 从 contents 里按名字取出条目。清单里列了、contents 里却没有，说明包坏了：报错并点名。
- * @since s12
- */
-export function pick(contents: Record<string, string>, names: string[], field: string): Record<string, string> {
-  for (const name of names) {
-    if (!Object.hasOwn(contents, name)) throw new Error(`${field} lists "${name}", but contents has no entry "${name}"`);
-  }
-  // 用 fromEntries 建结果：名字是包给的，哪怕叫 "__proto__" 也是个普通的键，不会改到原型上去
-  return Object.fromEntries(names.map((name) => [name, contents[name]]));
-}
-
-/**
- * 资料名决定种类，照 Pi 的目录习惯：AGENTS.md 是项目说明，skills/ 下是技能，prompts/ 下是追加提示。
- * @since s12
- */
-export function resourceKind(name: string): ContextResource["kind"] | undefined {
-  if (name === "AGENTS.md") return "agents";
-  if (name.startsWith("skills/")) return "skill";
-  if (name.startsWith("prompts/")) return "prompt";
-  return undefined;
-}
-
-/**
- * 校验一个包，按种类取出内容。任何一处不对都报错并点名，不会交出半个包。
- * @since s12
- */
-export function loadPackage(pkg: Package): LoadedPackage {
-  const parsed = PackageSchema.safeParse(pkg);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "package"}: ${issue.message}`);
-    throw new Error(`invalid package: ${problems.join("; ")}`);
-  }
-  const { manifest, contents } = parsed.data;
-  const where = `package "${manifest.name}"`;
-  try {
-    for (const name of manifest.resources) {
-      if (resourceKind(name) === undefined) throw new Error(`manifest.resources: "${name}" is not AGENTS.md, skills/… or prompts/…`);
-    }
-    return {
-      name: manifest.name,
-      tools: pick(contents, manifest.tools, "manifest.tools"),
-      commands: pick(contents, manifest.commands, "manifest.commands"),
-      resources: pick(contents, manifest.resources, "manifest.resources"),
-    };
-  } catch (error) {
-    throw new Error(`${where}: ${describeError(error)}`);
-  }
-}
-
-/**
- * 包里的工具是一段带 {参数} 占位的文字模板：占位就是参数，调用时把参数填进去。
- * @since s12
- */
-export function templateTool(name: string, template: string, from: string): Tool {
-  const params = [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))];
-  return {
-    spec: { name, description: `${from} 包提供的模板工具`, input: Object.fromEntries(params.map((p) => [p, `填入 {${p}} 的文字`])) },
-    handler: (input) => template.replace(/\{(\w+)\}/g, (_, p: string) => (Object.hasOwn(input, p) ? input[p] : "")),
-  };
-}
-
-/**
- * 把装好的包接回主线：工具和命令经由一个扩展进 registry 和命令表（和 Pi 一样，工具、命令都来自扩展），
- * 资料并进 loader，照样受信任约束。包名、工具名、命令名、技能或提示的名字和已有的撞了，就整包拒绝：报错，什么都不装。
- * @since s12
- */
-export function installPackage(agent: Agent, loaded: LoadedPackage): void {
-  const where = `package "${loaded.name}"`;
-  const refuse = (what: string): never => {
-    throw new Error(`${where}: ${what}; nothing was installed`);
-  };
-  // 先把所有冲突查完，再动手：要么整包装上，要么什么都不变。
-  if (agent.packages.includes(loaded.name)) refuse("a package with this name is already installed");
-  const taken = new Set(agent.registry.getSpecs().map((spec) => spec.name));
-  for (const name of Object.keys(loaded.tools)) if (taken.has(name)) refuse(`tool "${name}" is already registered`);
-  for (const name of Object.keys(loaded.commands)) if (agent.runtime.hasCommand(name)) refuse(`command "${name}" is already registered`);
-
-  // 技能和追加提示按去掉目录的名字认人，和已加载的同种资料重名就拒绝；包里的 AGENTS.md 带上包名，和项目自己的分开。
-  const bare = (name: string): string => name.replace(/^(skills|prompts)\//, "");
-  // 已有的资料只读这一次：后面查重名、拼新 loader 都用它，loader 中途出错也不会留下装了一半的包
-  const existing = agent.loader.load("trusted");
-  const loadedNames = new Set(existing.map((r) => `${r.kind}:${bare(r.name)}`));
-  const resources: ContextResource[] = Object.entries(loaded.resources).map(([name, content]) => {
-    const kind = resourceKind(name) ?? refuse(`resource "${name}" is not AGENTS.md, skills/… or prompts/…`);
-    if (kind === "agents") return { kind, name: `${loaded.name}/${name}`, content };
-    if (loadedNames.has(`${kind}:${bare(name)}`)) refuse(`resource "${name}" clashes with a loaded ${kind} of the same name`);
-    return { kind, name: bare(name), content };
-  });
-
-  const errorsBefore = agent.runtime.errors.length;
-  agent.runtime.use(function packageInstaller(api) {
-    for (const [name, template] of Object.entries(loaded.tools)) api.registerTool(templateTool(name, template, loaded.name));
-    for (const [name, text] of Object.entries(loaded.commands)) api.registerCommand({ name, run: () => text });
-  });
-  // 预检已经排除了 use 会拒绝的情况；万一两边的检查走偏，use 什么都不会留下，这里也就此停手。
-  if (agent.runtime.errors.length > errorsBefore) refuse(agent.runtime.errors.at(-1) ?? "the installer extension failed");
-  // ResourceLoader 的形状全课不变（U2），所以换一个新 loader。existing 是用 load("trusted") 从旧 loader 里
-  // 原样抄出来的资料，不是放行；真正的信任过滤发生在每轮 buildProviderInput 调 load(agent.trust) 的时候。
-  agent.loader = new ResourceLoader([...existing, ...resources]);
-  agent.packages.push(loaded.name);
-}
-
 // ── 输出 ──────────────────────────────────────────────────
 /**
  * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
@@ -1024,6 +883,162 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
   agent.state.messages.append({ role: "user", content: userInput });
   // ①③④⑤⑥⑦ 在工具循环里依次发生
   return runEventedToolLoop(agent);
+}
+
+// ── 包 ────────────────────────────────────────────────────
+/**
+ * 包的清单：叫什么，带了哪些工具、命令、资料。清单里列的每个名字都必须在 contents 里有对应条目。
+ * @since s12
+ */
+export type PackageManifest = { name: string; tools: string[]; commands: string[]; resources: string[] };
+
+/**
+ * 一个包：清单，加上按名字存的内容。包只带数据，不带可执行代码。
+ * @since s12
+ */
+export type Package = { manifest: PackageManifest; contents: Record<string, string> };
+
+/**
+ * 校验过、按种类分好的包内容，可以拿去安装。
+ * @since s12
+ */
+export type LoadedPackage = {
+  name: string;
+  tools: Record<string, string>;
+  commands: Record<string, string>;
+  resources: Record<string, string>;
+};
+
+/**
+ * 包是从外面来的数据，不可信：先用 zod 校验形状。
+ * @since s12
+ */
+export const PackageSchema = z.object({
+  manifest: z.object({
+    name: z.string().min(1),
+    tools: z.array(z.string()),
+    commands: z.array(z.string()),
+    resources: z.array(z.string()),
+  }),
+  contents: z.record(z.string(), z.string()),
+});
+
+/**
+ * 从 contents 里按名字取出条目。清单里列了、contents 里却没有，说明包坏了：报错并点名。
+ * @since s12
+ */
+export function pick(contents: Record<string, string>, names: string[], field: string): Record<string, string> {
+  for (const name of names) {
+    if (!Object.hasOwn(contents, name)) throw new Error(`${field} lists "${name}", but contents has no entry "${name}"`);
+  }
+  // 用 fromEntries 建结果：名字是包给的，哪怕叫 "__proto__" 也是个普通的键，不会改到原型上去
+  return Object.fromEntries(names.map((name) => [name, contents[name]]));
+}
+
+/**
+ * 资料名决定种类，照 Pi 的目录习惯：AGENTS.md 是项目说明，skills/ 下是技能，prompts/ 下是追加提示。
+ * @since s12
+ */
+export function resourceKind(name: string): ContextResource["kind"] | undefined {
+  if (name === "AGENTS.md") return "agents";
+  if (name.startsWith("skills/")) return "skill";
+  if (name.startsWith("prompts/")) return "prompt";
+  return undefined;
+}
+
+/**
+ * 校验一个包，按种类取出内容。任何一处不对都报错并点名，不会交出半个包。
+ * @since s12
+ */
+export function loadPackage(pkg: Package): LoadedPackage {
+  const parsed = PackageSchema.safeParse(pkg);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "package"}: ${issue.message}`);
+    throw new Error(`invalid package: ${problems.join("; ")}`);
+  }
+  const { manifest, contents } = parsed.data;
+  const where = `package "${manifest.name}"`;
+  try {
+    for (const name of manifest.resources) {
+      if (resourceKind(name) === undefined) throw new Error(`manifest.resources: "${name}" is not AGENTS.md, skills/… or prompts/…`);
+    }
+    return {
+      name: manifest.name,
+      tools: pick(contents, manifest.tools, "manifest.tools"),
+      commands: pick(contents, manifest.commands, "manifest.commands"),
+      resources: pick(contents, manifest.resources, "manifest.resources"),
+    };
+  } catch (error) {
+    throw new Error(`${where}: ${describeError(error)}`);
+  }
+}
+
+/**
+ * 包里的工具是一段带 {参数} 占位的文字模板：占位就是参数，调用时把参数填进去。
+ * @since s12
+ */
+export function templateTool(name: string, template: string, from: string): Tool {
+  const params = [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))];
+  return {
+    spec: { name, description: `${from} 包提供的模板工具`, input: Object.fromEntries(params.map((p) => [p, `填入 {${p}} 的文字`])) },
+    handler: (input) => template.replace(/\{(\w+)\}/g, (_, p: string) => (Object.hasOwn(input, p) ? input[p] : "")),
+  };
+}
+
+/**
+ * 装了包以后的 loader：叠在原来那个 loader 上面，多出包带来的资料。ResourceLoader 全课只有一种形状（U2），
+ * 它是一个子类：load(trust) 先问下面那层，再问自己这层，两层听的是同一个信任，过滤仍由 ResourceLoader 的 load 来做。
+ * 和下面那层交出的资料同种又同名的，先来的算数：项目自己的技能盖过包里的同名技能，先装的包盖过后装的。
+ * @since s12
+ */
+export class PackageResourceLoader extends ResourceLoader {
+  constructor(
+    private readonly below: ResourceLoader,
+    resources: ContextResource[],
+  ) {
+    super(resources);
+  }
+
+  /** 下面那层的资料在前，自己这层的在后；撞名只在这一刻、这个信任下交出来的资料之间比。 */
+  load(trust: ProjectTrust): ContextResource[] {
+    const loaded = this.below.load(trust);
+    const taken = new Set(loaded.map((r) => `${r.kind}:${r.name}`));
+    return [...loaded, ...super.load(trust).filter((r) => !taken.has(`${r.kind}:${r.name}`))];
+  }
+}
+
+/**
+ * 把装好的包接回主线：工具和命令经由一个扩展进 registry 和命令表（和 Pi 一样，工具、命令都来自扩展），
+ * 资料装进一层叠在原 loader 上面的 PackageResourceLoader。包名、工具名、命令名和已有的撞了，就整包拒绝：报错，什么都不装。
+ * 资料不在这里查重：装的时候不读任何资料，撞名由 PackageResourceLoader 在每轮加载时按先来后到处理。
+ * @since s12
+ */
+export function installPackage(agent: Agent, loaded: LoadedPackage): void {
+  const where = `package "${loaded.name}"`;
+  const refuse = (what: string): never => {
+    throw new Error(`${where}: ${what}; nothing was installed`);
+  };
+  // 先把所有冲突查完，再动手：要么整包装上，要么什么都不变。
+  if (agent.packages.includes(loaded.name)) refuse("a package with this name is already installed");
+  const taken = new Set(agent.registry.getSpecs().map((spec) => spec.name));
+  for (const name of Object.keys(loaded.tools)) if (taken.has(name)) refuse(`tool "${name}" is already registered`);
+  for (const name of Object.keys(loaded.commands)) if (agent.runtime.hasCommand(name)) refuse(`command "${name}" is already registered`);
+  // 技能和追加提示去掉目录，用它自己的名字（skills/commit 就是 commit）；包里的 AGENTS.md 带上包名，和项目自己的分开。
+  const resources: ContextResource[] = Object.entries(loaded.resources).map(([name, content]) => {
+    const kind = resourceKind(name) ?? refuse(`resource "${name}" is not AGENTS.md, skills/… or prompts/…`);
+    return { kind, name: kind === "agents" ? `${loaded.name}/${name}` : name.replace(/^(skills|prompts)\//, ""), content };
+  });
+
+  const errorsBefore = agent.runtime.errors.length;
+  agent.runtime.use(function packageInstaller(api) {
+    for (const [name, template] of Object.entries(loaded.tools)) api.registerTool(templateTool(name, template, loaded.name));
+    for (const [name, text] of Object.entries(loaded.commands)) api.registerCommand({ name, run: () => text });
+  });
+  // 预检已经排除了 use 会拒绝的情况；万一两边的检查走偏，use 什么都不会留下，这里也就此停手。
+  if (agent.runtime.errors.length > errorsBefore) refuse(agent.runtime.errors.at(-1) ?? "the installer extension failed");
+  // 包的资料叠在原来的 loader 上面：信任照旧在每轮开头 load(agent.trust) 时生效，一层一层地问
+  agent.loader = new PackageResourceLoader(agent.loader, resources);
+  agent.packages.push(loaded.name);
 }
 
 // ── 假 provider（离线、确定） ─────────────────────────────
