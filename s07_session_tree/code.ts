@@ -506,14 +506,43 @@ export const DEFAULT_MAX_TURNS = 8;
  * 所以 message_end 之后的调用不会被记下。
  * @since s04
  */
-export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
-  for await (const raw of events) {
-    // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
-    // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
-    const event = parseProviderEvent(raw);
-    if (event.type === "tool_call") calls.push(event.call);
-    yield event;
-  }
+export function recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
+  // 手写的迭代器，不用 async function* 加 for await：长回答的每个文字增量都要经过这里，生成器每转交一个事件
+  // 都要多排几次 Promise。Pi 的事件流（packages/ai/src/utils/event-stream.ts 的 EventStream）也是手写的。
+  // 别的都和 for await 一样：坏事件、提前收手、外面抛进来的错，都先关掉 provider 的流。
+  const source = events[Symbol.asyncIterator]();
+  // 已经因为一个错要退出了：关流时再出的错不算数，以原来那个错为准（for await 也这样）
+  const closeAfter = async (error: unknown): Promise<never> => {
+    try {
+      await source.return?.();
+    } catch {
+      // 见上
+    }
+    throw error;
+  };
+  const recorder: AsyncGenerator<ProviderEvent> = {
+    async next() {
+      const step = await source.next();
+      if (step.done) return step;
+      let event: ProviderEvent;
+      try {
+        // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
+        // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
+        event = parseProviderEvent(step.value);
+      } catch (error) {
+        return closeAfter(error);
+      }
+      if (event.type === "tool_call") calls.push(event.call);
+      return { done: false, value: event };
+    },
+    async return(value) {
+      await source.return?.();
+      return { done: true, value };
+    },
+    throw: closeAfter,
+    [Symbol.asyncIterator]: () => recorder,
+  };
+  return recorder;
 }
 
 /**
