@@ -56,21 +56,7 @@ export interface Provider {
   complete(input: ProviderInput): Promise<string>;
 }
 
-// ── 输出 ──────────────────────────────────────────────────
-/**
- * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
- * @since s01
- */
-export type Output = { log(line: string): void };
-
-// ── 组装 ──────────────────────────────────────────────────
-/**
- * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
- * @since s01
- */
-export type Agent = { state: AgentState; provider: Provider; output: Output };
-
-// ── 一轮对话 ──────────────────────────────────────────────
+// ── 错误说明 ──────────────────────────────────────────────
 /**
  * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
  * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
@@ -83,6 +69,13 @@ export function describeError(error: unknown): string {
     return `unprintable ${typeof error}`;
   }
 }
+
+// ── 输出 ──────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
 
 /**
  * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
@@ -97,6 +90,14 @@ export function writeLine(output: Output, line: string): void {
   }
 }
 
+// ── 组装 ──────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = { state: AgentState; provider: Provider; output: Output };
+
+// ── 一轮对话 ──────────────────────────────────────────────
 /**
  * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
  * @since s01
@@ -128,8 +129,8 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
     let assistant: AssistantMessage;
     try {
-      const input: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
-      const text: unknown = await provider.complete(input);
+      const request: ProviderInput = { messages: state.messages.map((m) => ({ role: m.role, content: m.content })) };
+      const text: unknown = await provider.complete(request);
       // provider 是外来代码，回的不一定是文字：不是就按出错处理，免得把别的东西当成回答存进历史
       if (typeof text !== "string") throw new Error(`provider must return a string, got ${typeof text}`);
       assistant = { role: "assistant", content: text, stopReason: "stop" };
@@ -147,24 +148,48 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
 // ── 假 provider（离线、确定） ─────────────────────────────
 /**
- * 按最后一条用户消息照剧本回答的假模型：同样的输入永远得到同样的回答，不联网。
- * 用户消息里带「崩」字时它会抛错，用来演示错误怎么变成消息。
+ * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
+ * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
+ * 并报出这是第几个问题（数的是请求里的用户消息，正好看出每次请求都带着完整历史）。
+ * 问题里带「崩」字时它不看剧本，直接抛错，用来演示错误怎么变成消息。
  * @since s01
  */
 export function createFakeProvider(): Provider {
+  // 剧本的一行看得到的东西
+  type Seen = {
+    question: string; // 用户最近问的那句话
+    input: ProviderInput; // 这次请求的全部输入
+  };
+  // 一句回答
+  type Answer = { text: string };
+  const say = (text: string): Answer => ({ text });
+  // 剧本的一行：什么时候用它，用它时怎么回答。answer 回 undefined 是说「这一行不管」，接着往下找
+  type Line = {
+    asks: string; // 问题里有这个词
+    answer: (seen: Seen) => Answer | undefined;
+  };
+  const script: Line[] = []; // 还没有要特别回答的问法：什么问题都复述一遍
   return {
     async complete(input: ProviderInput): Promise<string> {
-      const last = input.messages.at(-1)?.content ?? "";
-      if (last.includes("崩")) throw new Error("provider unavailable (503)");
-      const asked = input.messages.filter((m) => m.role === "user").length;
-      return `收到第 ${asked} 个问题：「${last}」。`;
+      const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
+      if (question.includes("崩")) throw new Error("provider unavailable (503)");
+      const seen: Seen = { question, input };
+      // 从上往下找第一行对得上、也给了回答的；一行都没有，就复述问题
+      let reply: Answer | undefined;
+      for (const line of script) {
+        if (!question.includes(line.asks)) continue;
+        reply = line.answer(seen);
+        if (reply !== undefined) break;
+      }
+      reply ??= say(`收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`);
+      return reply.text;
     },
   };
 }
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

@@ -49,6 +49,48 @@ export type ProviderMessage = { role: "user" | "assistant"; content: string };
  */
 export type ProviderInput = { messages: ProviderMessage[]; tools: ToolSpec[] };
 
+// ── 错误说明 ──────────────────────────────────────────────
+/**
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
+ * @since s03
+ */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
+ * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
+ * @since s03
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (isPromiseLike(value)) return "a Promise";
+  try {
+    return JSON.stringify(value) ?? describeError(value);
+  } catch {
+    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
+    return describeError(value);
+  }
+}
+
 // ── provider 事件流 ───────────────────────────────────────
 /**
  * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字。
@@ -166,6 +208,19 @@ export class ToolRegistry {
  */
 export type Output = { log(line: string): void };
 
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
 // ── 组装 ──────────────────────────────────────────────────
 /**
  * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
@@ -218,32 +273,6 @@ export async function collectAssistantMessage(events: AsyncIterable<ProviderEven
 
 // ── 一轮对话 ──────────────────────────────────────────────
 /**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
- * @since s01
- */
-export function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return `unprintable ${typeof error}`;
-  }
-}
-
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
-/**
  * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
  * @since s01
  */
@@ -255,34 +284,6 @@ export const turnsInProgress = new WeakSet<AgentState>();
  */
 export function refusedTurn(reason: string): AssistantMessage {
   return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
-/**
- * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
- * @since s03
- */
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  try {
-    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-  } catch {
-    return false;
-  }
-}
-
-/**
- * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
- * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
- * @since s03
- */
-export function describeValue(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (isPromiseLike(value)) return "a Promise";
-  try {
-    return JSON.stringify(value) ?? describeError(value);
-  } catch {
-    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
-    return describeError(value);
-  }
 }
 
 /**
@@ -318,26 +319,50 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
 // ── 假 provider（离线、确定） ─────────────────────────────
 /**
- * 按最后一条用户消息照剧本回答的假模型：同样的输入永远得到同样的事件，不联网。
- * 用户消息里带「崩」字时一开口就抛错，带「断」字时说到一半抛错，带「漏」字时不发 message_end 就收尾。
+ * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
+ * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
+ * 并报出这是第几个问题（数的是请求里的用户消息，正好看出每次请求都带着完整历史）。
+ * 问题里带「崩」「断」「漏」字时另有安排，用来演示流出错：一开口就抛错、说到一半断了、说完了却不收尾。
  * @since s01
  */
 export function createFakeProvider(): Provider {
+  // 剧本的一行看得到的东西
+  type Seen = {
+    question: string; // 用户最近问的那句话
+    offered: string[]; // 这次给它的工具名
+    input: ProviderInput; // 这次请求的全部输入
+  };
+  // 一句回答
+  type Answer = { text: string };
+  const say = (text: string): Answer => ({ text });
+  // 剧本的一行：什么时候用它，用它时怎么回答。answer 回 undefined 是说「这一行不管」，接着往下找
+  type Line = {
+    asks: string; // 问题里有这个词
+    answer: (seen: Seen) => Answer | undefined;
+  };
+  const script: Line[] = [
+    { asks: "工具", answer: ({ offered }) => say(offered.length > 0 ? `这次我能用的工具：${offered.join(", ")}。` : "这次没有给我任何工具。") },
+  ];
   return {
     async *stream(input: ProviderInput): AsyncGenerator<ProviderEvent> {
-      const last = input.messages.at(-1)?.content ?? "";
-      if (last.includes("崩")) throw new Error("provider unavailable (503)");
-      let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${last}」。`;
-      if (last.includes("工具")) {
-        const names = input.tools.map((t) => t.name).join(", ");
-        reply = input.tools.length > 0 ? `这次我能用的工具：${names}。` : "这次没有给我任何工具。";
+      const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
+      if (question.includes("崩")) throw new Error("provider unavailable (503)");
+      const seen: Seen = { question, offered: input.tools.map((t) => t.name), input };
+      // 从上往下找第一行对得上、也给了回答的；一行都没有，就复述问题
+      let reply: Answer | undefined;
+      for (const line of script) {
+        if (!question.includes(line.asks)) continue;
+        reply = line.answer(seen);
+        if (reply !== undefined) break;
       }
+      reply ??= say(`收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`);
+
       yield { type: "message_start" };
-      for (const piece of reply.match(/.{1,6}/gu) ?? []) {
+      for (const piece of reply.text.match(/.{1,6}/gsu) ?? []) {
         yield { type: "text_delta", text: piece };
-        if (last.includes("断")) throw new Error("connection reset");
+        if (question.includes("断")) throw new Error("connection reset");
       }
-      if (last.includes("漏")) return;
+      if (question.includes("漏")) return;
       yield { type: "message_end", stopReason: "stop" };
     },
   };
@@ -380,7 +405,7 @@ export function createDemoTools(): Tool[] {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

@@ -115,7 +115,6 @@ export function toAgentMessage(entry: SessionEntry): AgentMessage {
   }
 }
 
-
 // ── 发给模型的输入 ────────────────────────────────────────
 /**
  * provider 眼里的一条消息：只留模型需要的字段。
@@ -138,6 +137,58 @@ export type ProviderInput = { systemPrompt: string; messages: ProviderMessage[];
  * @since s06
  */
 export type TurnSnapshot = { systemPrompt: string; messages: ProviderMessage[]; tools: ToolSpec[] };
+
+// ── 错误说明 ──────────────────────────────────────────────
+/**
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
+ * @since s03
+ */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
+ * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
+ * @since s03
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (isPromiseLike(value)) return "a Promise";
+  try {
+    return JSON.stringify(value) ?? describeError(value);
+  } catch {
+    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
+    return describeError(value);
+  }
+}
+
+/**
+ * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
+ * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
+ * @since s04
+ */
+export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
+  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
+  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
+}
 
 // ── provider 事件流 ───────────────────────────────────────
 /**
@@ -272,13 +323,13 @@ export class ToolRegistry {
     try {
       const parsed = entry.args.safeParse(call.input);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) =>
-          issue.code === "unrecognized_keys"
-            ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
-            : issue.path.length === 0
-              ? "arguments must be an object"
-              : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
-        );
+        const problems = parsed.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `unexpected argument "${key}"`).join(", ");
+          if (issue.path.length === 0) return "arguments must be an object";
+          // 只认参数自己的键：缺的参数恰好叫 "constructor"，也照样报「缺了」，不会说成「不是字符串」
+          const given = Object.hasOwn(call.input, String(issue.path[0]));
+          return `argument "${issue.path.join(".")}" ${given ? "must be a string" : "is missing"}`;
+        });
         return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
       }
       output = entry.tool.handler(parsed.data);
@@ -542,6 +593,19 @@ export class ExtensionRuntime {
  */
 export type Output = { log(line: string): void };
 
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
 // ── 组装 ──────────────────────────────────────────────────
 /**
  * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
@@ -633,14 +697,43 @@ export const DEFAULT_MAX_TURNS = 8;
  * 所以 message_end 之后的调用不会被记下。
  * @since s04
  */
-export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
-  for await (const raw of events) {
-    // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
-    // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
-    const event = parseProviderEvent(raw);
-    if (event.type === "tool_call") calls.push(event.call);
-    yield event;
-  }
+export function recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
+  // 手写的迭代器，不用 async function* 加 for await：长回答的每个文字增量都要经过这里，生成器每转交一个事件
+  // 都要多排几次 Promise。Pi 的事件流（packages/ai/src/utils/event-stream.ts 的 EventStream）也是手写的。
+  // 别的都和 for await 一样：坏事件、提前收手、外面抛进来的错，都先关掉 provider 的流。
+  const source = events[Symbol.asyncIterator]();
+  // 已经因为一个错要退出了：关流时再出的错不算数，以原来那个错为准（for await 也这样）
+  const closeAfter = async (error: unknown): Promise<never> => {
+    try {
+      await source.return?.();
+    } catch {
+      // 见上
+    }
+    throw error;
+  };
+  const recorder: AsyncGenerator<ProviderEvent> = {
+    async next() {
+      const step = await source.next();
+      if (step.done) return step;
+      let event: ProviderEvent;
+      try {
+        // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
+        // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
+        event = parseProviderEvent(step.value);
+      } catch (error) {
+        return closeAfter(error);
+      }
+      if (event.type === "tool_call") calls.push(event.call);
+      return { done: false, value: event };
+    },
+    async return(value) {
+      await source.return?.();
+      return { done: true, value };
+    },
+    throw: closeAfter,
+    [Symbol.asyncIterator]: () => recorder,
+  };
+  return recorder;
 }
 
 /**
@@ -658,10 +751,10 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
   turnsInProgress.add(state);
   try {
-    const own: ProviderMessage[] = [];
-    const keep = (message: AgentMessage): void => {
+    const turnMessages: ProviderMessage[] = [];
+    const store = (message: AgentMessage): void => {
       state.messages.append(message);
-      own.push(toProviderMessage(message));
+      turnMessages.push(toProviderMessage(message));
       runtime.emit({ type: "message", content: message.content });
     };
     const finish = (message: AssistantMessage): AssistantMessage => {
@@ -678,7 +771,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
     } catch (error) {
       // 连这一轮的输入都备不齐：和 provider 出错一样，这一轮以一条出错的回答结束，下一轮照常
       const failed: AssistantMessage = { role: "assistant", content: `error: could not start the turn: ${describeError(error)}`, stopReason: "error" };
-      keep(failed);
+      store(failed);
       writeLine(output, `assistant: ${failed.content}`);
       return finish(failed);
     }
@@ -686,31 +779,31 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
     for (let turn = 0; turn < maxTurns; turn++) {
       const calls: ToolCall[] = [];
       // 每次请求给 provider 一份自己的拷贝：它改了手上的输入，也碰不到快照、本轮后面的请求和历史
-      const input: ProviderInput = {
+      const request: ProviderInput = {
         ...snapshot,
-        messages: [...snapshot.messages, ...own].map((m) => ({ ...m })),
+        messages: [...snapshot.messages, ...turnMessages].map((m) => ({ ...m })),
         tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),
       };
       let assistant: AssistantMessage;
       try {
-        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));
+        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(request), calls));
       } catch (error) {
         assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
       }
-      keep(assistant);
+      store(assistant);
       if (assistant.content !== "") writeLine(output, `assistant: ${assistant.content}`);
       if (assistant.stopReason !== "toolUse" || calls.length === 0) return finish(assistant);
 
       for (const call of calls) {
         const result = executeToolCall(registry, hooks, call);
-        keep(result);
+        store(result);
         // 参数是模型给的任意值（可能嵌得很深、带着 BigInt），写成一行也不能出错：交给 describeValue
         writeLine(output, `  → ${call.name}(${describeValue(call.input)})`);
         writeLine(output, `  ← ${describeValue(result.content)}`);
       }
     }
     const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
-    keep(capped);
+    store(capped);
     writeLine(output, `assistant: ${capped.content}`);
     return finish(capped);
   } finally {
@@ -718,34 +811,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
   }
 }
 
-
 // ── 一轮对话 ──────────────────────────────────────────────
-/**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
- * @since s01
- */
-export function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return `unprintable ${typeof error}`;
-  }
-}
-
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
 /**
  * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
  * @since s01
@@ -758,44 +824,6 @@ export const turnsInProgress = new WeakSet<AgentState>();
  */
 export function refusedTurn(reason: string): AssistantMessage {
   return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
-/**
- * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
- * @since s03
- */
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  try {
-    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-  } catch {
-    return false;
-  }
-}
-
-/**
- * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
- * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
- * @since s03
- */
-export function describeValue(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (isPromiseLike(value)) return "a Promise";
-  try {
-    return JSON.stringify(value) ?? describeError(value);
-  } catch {
-    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
-    return describeError(value);
-  }
-}
-
-/**
- * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
- * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
- * @since s04
- */
-export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
-  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
-  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
 }
 
 /**
@@ -814,84 +842,115 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
 
 // ── 假 provider（离线、确定） ─────────────────────────────
 /**
- * 照剧本行事的假模型：只看收到的输入决定下一步，同样的输入永远得到同样的事件，不联网。
- * 用户问某个文件时它去 read；读不到就 ls 那个目录，再读列出来的第一个文件；
- * 问 grep 时调一个不存在的工具；说「一直」时没完没了地 ls；说「删掉 A，再读 B」时一次要两个调用。
- * 问「提交记录」时看工具清单里有没有 git_log：有就调，没有但让它「打开」就调 enable_git。
- * 问「规矩」时照系统提示里的项目说明回答；说「数一下」某个文件时调扩展加的 wc。
- * 带「崩」「断」「漏」的问题用来演示流出错。
+ * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
+ * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
+ * 并报出这是第几个问题（数的是请求里的用户消息，正好看出每次请求都带着完整历史）。
+ * 问题里带「崩」「断」「漏」字时另有安排，用来演示流出错：一开口就抛错、说到一半断了、说完了却不收尾。
  * @since s01
  */
 export function createFakeProvider(): Provider {
+  // 剧本的一行看得到的东西
+  type Seen = {
+    question: string; // 用户最近问的那句话
+    offered: string[]; // 这次给它的工具名
+    paths: string[]; // 问题里提到的文件路径
+    result: string; // 刚拿到的工具结果；上一条消息不是工具结果时为空串
+    input: ProviderInput; // 这次请求的全部输入
+  };
+  // 一句回答：一段话，加上要调的工具（调用的 id 在后面统一编号）
+  type Answer = { text: string; calls: Omit<ToolCall, "id">[] };
+  const say = (text: string, ...calls: Omit<ToolCall, "id">[]): Answer => ({ text, calls });
+  // 剧本的一行：什么时候用它，用它时怎么回答。answer 回 undefined 是说「这一行不管」，接着往下找
+  type Line = {
+    asks?: string; // 问题里有这个词
+    after?: RegExp; // 上一条消息是工具结果，而且对得上它（/^/ 就是什么结果都行）
+    offers?: string; // 这次给它的工具里有这一个
+    answer: (seen: Seen) => Answer | undefined;
+  };
+  const script: Line[] = [
+    { asks: "数一下", after: /^/, answer: ({ result }) => say(`数好了：${result}`) },
+    { asks: "数一下", answer: ({ paths: [path = ""] }) => say(`用 wc 数一下 ${path}。`, { name: "wc", input: { path } }) },
+    {
+      asks: "规矩",
+      answer: ({ input }) => {
+        const rules = /# 项目说明\n\n## .+\n(.+)/.exec(input.systemPrompt)?.[1];
+        return say(rules === undefined ? "系统提示里没有项目说明，我不知道这个项目的规矩。" : `项目说明里写着：${rules}`);
+      },
+    },
+    { asks: "提交记录", after: /^/, offers: "git_log", answer: ({ result }) => say(`最近的提交：${result}`) },
+    { asks: "提交记录", after: /^/, answer: ({ result, offered }) => say(`git 工具打开了（${result}），但这一轮我拿到的工具清单里还没有 git_log：${offered.join(", ")}。`) },
+    { asks: "提交记录", offers: "git_log", answer: () => say("调用 git_log。", { name: "git_log", input: {} }) },
+    { asks: "提交记录", answer: ({ question }) => (question.includes("打开") ? say("调用 enable_git。", { name: "enable_git", input: {} }) : say("我手上没有 git 工具。")) },
+    {
+      asks: "删掉",
+      after: /^/,
+      answer: ({ input }) => {
+        // 逐个交代上一次回答之后拿到的每个结果
+        const results = input.messages.slice(input.messages.findLastIndex((m) => m.role === "assistant") + 1);
+        return say(results.map((r) => (r.content.startsWith("error:") ? `有一步没做成（${r.content}）` : `读到了：${r.content}`)).join("；"));
+      },
+    },
+    {
+      asks: "删掉",
+      answer: ({ paths: [target = "", other = ""] }) =>
+        say(`先删 ${target}，再读 ${other}。`, { name: "rm", input: { path: target } }, { name: "read", input: { path: other } }),
+    },
+    { asks: "一直", after: /^/, answer: () => say("再看一眼。", { name: "ls", input: { dir: "." } }) },
+    {
+      after: /^error: no such file: (.+)$/,
+      answer: ({ result }) => {
+        const file = result.replace(/^error: no such file: /, "");
+        const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+        return say(`没有这个文件，我列一下 ${dir} 看看。`, { name: "ls", input: { dir } });
+      },
+    },
+    { after: /^error:/, answer: ({ result }) => say(`工具报错了（${result}），这一步我没法做。`) },
+    {
+      after: /^[\w./-]+(\n[\w./-]+)*$/,
+      answer: ({ result }) => {
+        const [first] = result.split("\n");
+        return say(`读一下 ${first}。`, { name: "read", input: { path: first } });
+      },
+    },
+    { after: /^/, answer: ({ result }) => say(`文件内容是：${result}`) },
+    { asks: "工具", answer: ({ offered }) => say(offered.length > 0 ? `这次我能用的工具：${offered.join(", ")}。` : "这次没有给我任何工具。") },
+    { asks: "grep", answer: () => say("我用 grep 搜一下。", { name: "grep", input: { pattern: "FILE" } }) },
+    { asks: "一直", answer: () => say("先列一下目录。", { name: "ls", input: { dir: "." } }) },
+    { answer: ({ paths: [path] }) => (path === undefined ? undefined : say(`我先读一下 ${path}。`, { name: "read", input: { path } })) },
+  ];
   return {
     async *stream(input: ProviderInput): AsyncGenerator<ProviderEvent> {
-      const last = input.messages.at(-1);
       const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
       if (question.includes("崩")) throw new Error("provider unavailable (503)");
-
-      const done = input.messages.filter((m) => m.role === "toolResult").length;
-      const callId = `call_${done + 1}`;
-      let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`;
-      let call: ToolCall | undefined;
-      const extra: ToolCall[] = [];
-      const paths = question.match(/[\w-]+(\/[\w-]+)*\.\w+/g) ?? [];
-      const offered = input.tools.map((t) => t.name);
-      if (question.includes("数一下") && last?.role === "toolResult") {
-        reply = `数好了：${last.content}`;
-      } else if (question.includes("数一下")) {
-        const path = /[\w-]+(\/[\w-]+)*\.\w+/.exec(question)?.[0] ?? "";
-        [reply, call] = [`用 wc 数一下 ${path}。`, { id: callId, name: "wc", input: { path } }];
-      } else if (question.includes("规矩")) {
-        const rules = /# 项目说明\n\n## .+\n(.+)/.exec(input.systemPrompt)?.[1];
-        reply = rules === undefined ? "系统提示里没有项目说明，我不知道这个项目的规矩。" : `项目说明里写着：${rules}`;
-      } else if (question.includes("提交记录") && last?.role !== "toolResult") {
-        if (offered.includes("git_log")) call = { id: callId, name: "git_log", input: {} };
-        else if (question.includes("打开")) call = { id: callId, name: "enable_git", input: {} };
-        reply = call === undefined ? "我手上没有 git 工具。" : `调用 ${call.name}。`;
-      } else if (question.includes("提交记录") && last !== undefined) {
-        reply = offered.includes("git_log")
-          ? `最近的提交：${last.content}`
-          : `git 工具打开了（${last.content}），但这一轮我拿到的工具清单里还没有 git_log：${offered.join(", ")}。`;
-      } else if (last?.role === "toolResult" && question.includes("删掉")) {
-        const results = input.messages.slice(input.messages.findLastIndex((m) => m.role === "assistant") + 1);
-        reply = results.map((r) => (r.content.startsWith("error:") ? `有一步没做成（${r.content}）` : `读到了：${r.content}`)).join("；");
-      } else if (question.includes("删掉")) {
-        const [target = "", other = ""] = paths;
-        reply = `先删 ${target}，再读 ${other}。`;
-        call = { id: callId, name: "rm", input: { path: target } };
-        extra.push({ id: `call_${done + 2}`, name: "read", input: { path: other } });
-      } else if (last?.role === "toolResult") {
-        const result = last.content;
-        const missing = /^error: no such file: (.+)$/.exec(result);
-        if (question.includes("一直")) [reply, call] = ["再看一眼。", { id: callId, name: "ls", input: { dir: "." } }];
-        else if (missing) {
-          const dir = missing[1].includes("/") ? missing[1].slice(0, missing[1].lastIndexOf("/")) : ".";
-          [reply, call] = [`没有这个文件，我列一下 ${dir} 看看。`, { id: callId, name: "ls", input: { dir } }];
-        } else if (result.startsWith("error:")) reply = `工具报错了（${result}），这一步我没法做。`;
-        else if (/^[\w./-]+(\n[\w./-]+)*$/.test(result)) {
-          const first = result.split("\n")[0];
-          [reply, call] = [`读一下 ${first}。`, { id: callId, name: "read", input: { path: first } }];
-        } else reply = `文件内容是：${result}`;
-      } else if (question.includes("工具")) {
-        const names = input.tools.map((t) => t.name).join(", ");
-        reply = input.tools.length > 0 ? `这次我能用的工具：${names}。` : "这次没有给我任何工具。";
-      } else if (question.includes("grep")) {
-        [reply, call] = ["我用 grep 搜一下。", { id: callId, name: "grep", input: { pattern: "FILE" } }];
-      } else if (question.includes("一直")) {
-        [reply, call] = ["先列一下目录。", { id: callId, name: "ls", input: { dir: "." } }];
-      } else {
-        const path = /[\w-]+(\/[\w-]+)*\.\w+/.exec(question)?.[0];
-        if (path !== undefined) [reply, call] = [`我先读一下 ${path}。`, { id: callId, name: "read", input: { path } }];
+      const last = input.messages.at(-1);
+      const seen: Seen = {
+        question,
+        offered: input.tools.map((t) => t.name),
+        paths: question.match(/[\w-]+(\/[\w-]+)*\.\w+/g) ?? [],
+        result: last?.role === "toolResult" ? last.content : "",
+        input,
+      };
+      // 从上往下找第一行对得上、也给了回答的；一行都没有，就复述问题
+      let reply: Answer | undefined;
+      for (const line of script) {
+        if (line.asks !== undefined && !question.includes(line.asks)) continue;
+        if (line.after !== undefined && !(last?.role === "toolResult" && line.after.test(last.content))) continue;
+        if (line.offers !== undefined && !seen.offered.includes(line.offers)) continue;
+        reply = line.answer(seen);
+        if (reply !== undefined) break;
       }
+      reply ??= say(`收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`);
 
       yield { type: "message_start" };
-      for (const piece of reply.match(/.{1,6}/gsu) ?? []) {
+      for (const piece of reply.text.match(/.{1,6}/gsu) ?? []) {
         yield { type: "text_delta", text: piece };
         if (question.includes("断")) throw new Error("connection reset");
       }
       if (question.includes("漏")) return;
-      for (const c of call !== undefined ? [call, ...extra] : []) yield { type: "tool_call", call: c };
-      yield { type: "message_end", stopReason: call !== undefined ? "toolUse" : "stop" };
+      // 调用的 id 接着这次请求里已有的工具结果往后编
+      const done = input.messages.filter((m) => m.role === "toolResult").length;
+      for (const [i, call] of reply.calls.entries()) yield { type: "tool_call", call: { id: `call_${done + i + 1}`, ...call } };
+      yield { type: "message_end", stopReason: reply.calls.length > 0 ? "toolUse" : "stop" };
     },
   };
 }
@@ -1012,7 +1071,7 @@ export const brokenExtension: Extension = (api) => {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

@@ -115,7 +115,6 @@ export function toAgentMessage(entry: SessionEntry): AgentMessage {
   }
 }
 
-
 // ── 发给模型的输入 ────────────────────────────────────────
 /**
  * provider 眼里的一条消息：只留模型需要的字段。
@@ -138,6 +137,58 @@ export type ProviderInput = { systemPrompt: string; messages: ProviderMessage[];
  * @since s06
  */
 export type TurnSnapshot = { systemPrompt: string; messages: ProviderMessage[]; tools: ToolSpec[] };
+
+// ── 错误说明 ──────────────────────────────────────────────
+/**
+ * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
+ * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
+  }
+}
+
+/**
+ * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
+ * @since s03
+ */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
+ * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
+ * @since s03
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (isPromiseLike(value)) return "a Promise";
+  try {
+    return JSON.stringify(value) ?? describeError(value);
+  } catch {
+    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
+    return describeError(value);
+  }
+}
+
+/**
+ * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
+ * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
+ * @since s04
+ */
+export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
+  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
+  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
+}
 
 // ── provider 事件流 ───────────────────────────────────────
 /**
@@ -272,13 +323,13 @@ export class ToolRegistry {
     try {
       const parsed = entry.args.safeParse(call.input);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) =>
-          issue.code === "unrecognized_keys"
-            ? issue.keys.map((key) => `unexpected argument "${key}"`).join(", ")
-            : issue.path.length === 0
-              ? "arguments must be an object"
-              : `argument "${issue.path.join(".")}" ${Object.hasOwn(call.input, String(issue.path[0])) ? "must be a string" : "is missing"}`,
-        );
+        const problems = parsed.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `unexpected argument "${key}"`).join(", ");
+          if (issue.path.length === 0) return "arguments must be an object";
+          // 只认参数自己的键：缺的参数恰好叫 "constructor"，也照样报「缺了」，不会说成「不是字符串」
+          const given = Object.hasOwn(call.input, String(issue.path[0]));
+          return `argument "${issue.path.join(".")}" ${given ? "must be a string" : "is missing"}`;
+        });
         return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
       }
       output = entry.tool.handler(parsed.data);
@@ -548,6 +599,321 @@ export class ExtensionRuntime {
   }
 }
 
+// ── 输出 ──────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
+
+/**
+ * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
+ * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
+ * @since s01
+ */
+export function writeLine(output: Output, line: string): void {
+  try {
+    output.log(line);
+  } catch {
+    // 见上：丢掉这一行
+  }
+}
+
+// ── 运行模式 ──────────────────────────────────────────────
+/**
+ * 一轮结束时，怎么把这一轮的事件呈现出来。core 只管交出事件，不关心呈现给谁。
+ * @since s10
+ */
+export type RuntimeMode = { render(events: RuntimeEvent[]): void };
+
+/**
+ * 给人看：每轮只打最终回答，也就是 done 之前的最后一条消息。
+ * @since s10
+ */
+export class PrintMode implements RuntimeMode {
+  constructor(private readonly output: Output) {}
+
+  render(events: RuntimeEvent[]): void {
+    let last: string | undefined;
+    for (const event of events) {
+      if (event.type === "message") last = event.content;
+      else if (last !== undefined) {
+        writeLine(this.output, last);
+        last = undefined;
+      }
+    }
+  }
+}
+
+/**
+ * 给程序读：每个事件一行 JSON。内容里的换行、引号、控制字符都由 JSON 转义；
+ * U+2028/U+2029 在 JSON 里合法，但有些按行读的程序会把它们当换行，所以也转义掉。
+ * @since s10
+ */
+export class JsonMode implements RuntimeMode {
+  constructor(private readonly output: Output) {}
+
+  render(events: RuntimeEvent[]): void {
+    for (const event of events) {
+      writeLine(this.output, JSON.stringify(event).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
+    }
+  }
+}
+
+// ── 组装 ──────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = {
+  state: AgentState;
+  provider: Provider;
+  /** s10 起 core 不再直接写它，输出都交给 mode；还留着它，只因为类型的字段只增不删（R1）。 */
+  output: Output;
+  registry: ToolRegistry;
+  hooks: ToolHooks;
+  /** 按模型名挑 provider；state.model 不在这里时用 provider。 */
+  providers?: Record<string, Provider>;
+  loader: ResourceLoader;
+  runtime: ExtensionRuntime;
+  mode: RuntimeMode;
+  trust: ProjectTrust;
+  /** 已经装上的包名。同名的包不装第二次。 */
+  packages: string[];
+};
+
+// ── 组装输入 ──────────────────────────────────────────────
+/**
+ * 一条历史消息在 provider 眼里的样子：只留模型要看的字段。
+ * @since s06
+ */
+export function toProviderMessage(m: AgentMessage): ProviderMessage {
+  return m.role === "toolResult" ? { role: m.role, toolCallId: m.toolCallId, content: m.content } : { role: m.role, content: m.content };
+}
+
+/**
+ * 把 agent 的现状拼成一次请求：系统提示现拼自 loader 按信任交出的资料；历史取树上从根到当前叶子的那条路径，
+ * 只留模型要看的字段；工具清单现取自 registry。
+ * @since s02
+ */
+export function buildProviderInput(agent: Agent): ProviderInput {
+  return {
+    systemPrompt: buildSystemPrompt(agent.loader.load(agent.trust)),
+    messages: agent.state.messages.currentPath().map(toProviderMessage),
+    tools: agent.registry.getSpecs(),
+  };
+}
+
+/**
+ * 给一次输入拍快照：整份复制，之后谁再改 state 或 registry，都碰不到这一份。
+ * @since s06
+ */
+export function createTurnSnapshot(input: ProviderInput): TurnSnapshot {
+  return structuredClone(input);
+}
+
+// ── 收集事件 ──────────────────────────────────────────────
+/**
+ * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
+ * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
+ * tool_call 事件不进消息正文，由 recordToolCalls 另外记下。
+ * @since s03
+ */
+export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
+  const parts: string[] = [];
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
+  try {
+    for await (const raw of events) {
+      // 事件来自 provider，不可信：形状不对（不认识的 type、text 不是文字、stopReason 不在 StopReason 里……），
+      // parseProviderEvent 就抛错，下面的 catch 让这条回答以出错收尾，并写明收到的是什么
+      const event = parseProviderEvent(raw);
+      switch (event.type) {
+        case "text_delta":
+          parts.push(event.text);
+          break;
+        case "message_end":
+          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
+      }
+    }
+  } catch (error) {
+    return failed(describeError(error));
+  }
+  return failed("stream ended without message_end");
+}
+
+// ── 工具循环 ──────────────────────────────────────────────
+/**
+ * 工具循环默认最多问模型几次。没有上限的循环，遇上一直要工具的模型就停不下来。
+ * @since s04
+ */
+export const DEFAULT_MAX_TURNS = 8;
+
+/**
+ * 原样转发事件流，顺手把其中的 tool_call 记到 calls 里。collectAssistantMessage 停在 message_end，
+ * 所以 message_end 之后的调用不会被记下。
+ * @since s04
+ */
+export function recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
+  // 手写的迭代器，不用 async function* 加 for await：长回答的每个文字增量都要经过这里，生成器每转交一个事件
+  // 都要多排几次 Promise。Pi 的事件流（packages/ai/src/utils/event-stream.ts 的 EventStream）也是手写的。
+  // 别的都和 for await 一样：坏事件、提前收手、外面抛进来的错，都先关掉 provider 的流。
+  const source = events[Symbol.asyncIterator]();
+  // 已经因为一个错要退出了：关流时再出的错不算数，以原来那个错为准（for await 也这样）
+  const closeAfter = async (error: unknown): Promise<never> => {
+    try {
+      await source.return?.();
+    } catch {
+      // 见上
+    }
+    throw error;
+  };
+  const recorder: AsyncGenerator<ProviderEvent> = {
+    async next() {
+      const step = await source.next();
+      if (step.done) return step;
+      let event: ProviderEvent;
+      try {
+        // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
+        // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
+        event = parseProviderEvent(step.value);
+      } catch (error) {
+        return closeAfter(error);
+      }
+      if (event.type === "tool_call") calls.push(event.call);
+      return { done: false, value: event };
+    },
+    async return(value) {
+      await source.return?.();
+      return { done: true, value };
+    },
+    throw: closeAfter,
+    [Symbol.asyncIterator]: () => recorder,
+  };
+  return recorder;
+}
+
+/**
+ * 工具循环：问模型；它以 "toolUse" 收尾并要了工具，就按顺序执行，把每个结果存进历史，再问一次。
+ * 每次的回答都存成一条助手消息，后面跟着它要的每个调用的结果。出错不抛：provider 出错结束循环，
+ * 工具出错写成 "error: …" 结果让模型自己看着办。问满 maxTurns 次还没完，就停下并说明原因。
+ * 每个调用都经过 executeToolCall，钩子在那里生效。
+ * 这一轮的每次请求都基于开头拍的快照，后面只接上本轮自己产生的消息；模型也在开头定下。
+ * 每存下一条消息就广播一个 message 事件，结束时广播 done，再把这一轮的全部事件交给运行模式呈现。
+ * @since s04
+ */
+export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAULT_MAX_TURNS): Promise<AssistantMessage> {
+  const { state, registry, hooks, runtime, mode } = agent;
+  // 同一份历史上一次只跑一轮，直接调循环也一样（见 runOneTurn）
+  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
+  turnsInProgress.add(state);
+  try {
+    const turnMessages: ProviderMessage[] = [];
+    const events: RuntimeEvent[] = [];
+    const emit = (event: RuntimeEvent): void => {
+      events.push(event);
+      runtime.emit(event);
+    };
+    const store = (message: AgentMessage): void => {
+      state.messages.append(message);
+      turnMessages.push(toProviderMessage(message));
+      emit({ type: "message", content: message.content });
+    };
+    // ⑦ 收尾：广播 done，把这一轮的事件交给运行模式呈现（s10，R7）
+    const finish = (message: AssistantMessage): AssistantMessage => {
+      emit({ type: "done" });
+      // 呈现坏了不改这一轮的结果：回答已经存好，失败记进 runtime.errors
+      try {
+        mode.render(events);
+      } catch (error) {
+        runtime.errors.push(`error: mode failed to render: ${describeError(error)}`);
+      }
+      return message;
+    };
+    // ① systemPrompt = buildSystemPrompt(loader.load(trust))：s08 资料，s11 信任过滤（R6）；在 buildProviderInput 里
+    // ③ snapshot：s06。拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
+    let snapshot: TurnSnapshot;
+    let provider: Provider;
+    try {
+      snapshot = createTurnSnapshot(buildProviderInput(agent));
+      // 按模型名挑 provider 只认 providers 自己的键：模型名叫 "constructor"、"__proto__" 也摸不到原型链上去
+      provider = agent.providers !== undefined && Object.hasOwn(agent.providers, state.model) ? agent.providers[state.model] : agent.provider;
+    } catch (error) {
+      // 连这一轮的输入都备不齐（比如资料加载失败）：和 provider 出错一样，这一轮以一条出错的回答结束，下一轮照常（R4）
+      const failed: AssistantMessage = { role: "assistant", content: `error: could not start the turn: ${describeError(error)}`, stopReason: "error" };
+      store(failed);
+      return finish(failed);
+    }
+
+    // ④ 工具循环：s04，最多 maxTurns 次（R5）
+    for (let turn = 0; turn < maxTurns; turn++) {
+      const calls: ToolCall[] = [];
+      // 每次请求给 provider 一份自己的拷贝：它改了手上的输入，也碰不到快照、本轮后面的请求和历史
+      const request: ProviderInput = {
+        ...snapshot,
+        messages: [...snapshot.messages, ...turnMessages].map((m) => ({ ...m })),
+        tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),
+      };
+      let assistant: AssistantMessage;
+      try {
+        // s03 事件流（U1）：边收边拼；流出错变成 stopReason "error" 的消息（R4 ①）
+        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(request), calls));
+      } catch (error) {
+        assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+      }
+      // ⑤⑥ 助手消息带着 stopReason 存进会话树（s07），并广播 message 事件（s09）
+      store(assistant);
+      if (assistant.stopReason !== "toolUse" || calls.length === 0) return finish(assistant);
+
+      for (const call of calls) {
+        // s05 hook 包着 registry.run；工具出错变成 "error: …" 结果，循环继续（R4 ②）；core 里没有执行策略（R6）
+        const result = executeToolCall(registry, hooks, call);
+        // 工具结果同样存进会话树（s07），并广播 message 事件（s09）
+        store(result);
+      }
+    }
+    const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
+    store(capped);
+    return finish(capped);
+  } finally {
+    turnsInProgress.delete(state);
+  }
+}
+
+// ── 一轮对话 ──────────────────────────────────────────────
+/**
+ * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
+ * @since s01
+ */
+export const turnsInProgress = new WeakSet<AgentState>();
+
+/**
+ * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
+ * @since s01
+ */
+export function refusedTurn(reason: string): AssistantMessage {
+  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
+}
+
+/**
+ * 跑一轮：存下用户消息，交给工具循环，直到拿到这一轮的最终回答。这就是 EVOLUTION.md §5 的整条链，
+ * 每一步的注释标着它来自哪一节、守的是哪条规则。
+ * 出错不往外抛：provider 出错变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
+ * @since s01
+ */
+export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
+  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
+  if (turnsInProgress.has(agent.state)) return refusedTurn("agent is already processing a prompt");
+  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
+  // ② 用户消息挂到会话树的当前叶子下（s07，U1）
+  agent.state.messages.append({ role: "user", content: userInput });
+  // ①③④⑤⑥⑦ 在工具循环里依次发生
+  return runEventedToolLoop(agent);
+}
+
 // ── 包 ────────────────────────────────────────────────────
 /**
  * 包的清单：叫什么，带了哪些工具、命令、资料。清单里列的每个名字都必须在 contents 里有对应条目。
@@ -649,8 +1015,31 @@ export function templateTool(name: string, template: string, from: string): Tool
 }
 
 /**
+ * 装了包以后的 loader：叠在原来那个 loader 上面，多出包带来的资料。ResourceLoader 全课只有一种形状（U2），
+ * 所以这一层写成它的子类：load(trust) 先问下面那层，再问自己这层，两层用的是同一个信任，过滤还是 ResourceLoader 的 load 在做。
+ * 和下面那层交出的资料同种又同名的，先来的算数：项目自己的技能盖过包里的同名技能，先装的包盖过后装的。
+ * @since s12
+ */
+export class PackageResourceLoader extends ResourceLoader {
+  constructor(
+    private readonly below: ResourceLoader,
+    resources: ContextResource[],
+  ) {
+    super(resources);
+  }
+
+  /** 下面那层的资料在前，自己这层的在后；撞名只在这一刻、这个信任下交出来的资料之间比。 */
+  load(trust: ProjectTrust): ContextResource[] {
+    const loaded = this.below.load(trust);
+    const taken = new Set(loaded.map((r) => `${r.kind}:${r.name}`));
+    return [...loaded, ...super.load(trust).filter((r) => !taken.has(`${r.kind}:${r.name}`))];
+  }
+}
+
+/**
  * 把装好的包接回主线：工具和命令经由一个扩展进 registry 和命令表（和 Pi 一样，工具、命令都来自扩展），
- * 资料并进 loader，照样受信任约束。包名、工具名、命令名、技能或提示的名字和已有的撞了，就整包拒绝：报错，什么都不装。
+ * 资料装进一层叠在原 loader 上面的 PackageResourceLoader。包名、工具名、命令名和已有的撞了，就整包拒绝：报错，什么都不装。
+ * 资料不在这里查重：装的时候不读任何资料，撞名由 PackageResourceLoader 在每轮加载时按先来后到处理。
  * @since s12
  */
 export function installPackage(agent: Agent, loaded: LoadedPackage): void {
@@ -663,17 +1052,10 @@ export function installPackage(agent: Agent, loaded: LoadedPackage): void {
   const taken = new Set(agent.registry.getSpecs().map((spec) => spec.name));
   for (const name of Object.keys(loaded.tools)) if (taken.has(name)) refuse(`tool "${name}" is already registered`);
   for (const name of Object.keys(loaded.commands)) if (agent.runtime.hasCommand(name)) refuse(`command "${name}" is already registered`);
-
-  // 技能和追加提示按去掉目录的名字认人，和已加载的同种资料重名就拒绝；包里的 AGENTS.md 带上包名，和项目自己的分开。
-  const bare = (name: string): string => name.replace(/^(skills|prompts)\//, "");
-  // 已有的资料只读这一次：后面查重名、拼新 loader 都用它，loader 中途出错也不会留下装了一半的包
-  const existing = agent.loader.load("trusted");
-  const loadedNames = new Set(existing.map((r) => `${r.kind}:${bare(r.name)}`));
+  // 技能和追加提示去掉目录，用它自己的名字（skills/commit 就是 commit）；包里的 AGENTS.md 带上包名，和项目自己的分开。
   const resources: ContextResource[] = Object.entries(loaded.resources).map(([name, content]) => {
     const kind = resourceKind(name) ?? refuse(`resource "${name}" is not AGENTS.md, skills/… or prompts/…`);
-    if (kind === "agents") return { kind, name: `${loaded.name}/${name}`, content };
-    if (loadedNames.has(`${kind}:${bare(name)}`)) refuse(`resource "${name}" clashes with a loaded ${kind} of the same name`);
-    return { kind, name: bare(name), content };
+    return { kind, name: kind === "agents" ? `${loaded.name}/${name}` : name.replace(/^(skills|prompts)\//, ""), content };
   });
 
   const errorsBefore = agent.runtime.errors.length;
@@ -683,432 +1065,124 @@ export function installPackage(agent: Agent, loaded: LoadedPackage): void {
   });
   // 预检已经排除了 use 会拒绝的情况；万一两边的检查走偏，use 什么都不会留下，这里也就此停手。
   if (agent.runtime.errors.length > errorsBefore) refuse(agent.runtime.errors.at(-1) ?? "the installer extension failed");
-  // ResourceLoader 的形状全课不变（U2），所以换一个新 loader。existing 是用 load("trusted") 从旧 loader 里
-  // 原样抄出来的资料，不是放行；真正的信任过滤发生在每轮 buildProviderInput 调 load(agent.trust) 的时候。
-  agent.loader = new ResourceLoader([...existing, ...resources]);
+  // 包的资料叠在原来的 loader 上面：信任照旧在每轮开头 load(agent.trust) 时生效，一层一层地问
+  agent.loader = new PackageResourceLoader(agent.loader, resources);
   agent.packages.push(loaded.name);
-}
-
-// ── 输出 ──────────────────────────────────────────────────
-/**
- * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
- * @since s01
- */
-export type Output = { log(line: string): void };
-
-// ── 运行模式 ──────────────────────────────────────────────
-/**
- * 一轮结束时，怎么把这一轮的事件呈现出来。core 只管交出事件，不关心呈现给谁。
- * @since s10
- */
-export type RuntimeMode = { render(events: RuntimeEvent[]): void };
-
-/**
- * 给人看：每轮只打最终回答，也就是 done 之前的最后一条消息。
- * @since s10
- */
-export class PrintMode implements RuntimeMode {
-  constructor(private readonly output: Output) {}
-
-  render(events: RuntimeEvent[]): void {
-    let last: string | undefined;
-    for (const event of events) {
-      if (event.type === "message") last = event.content;
-      else if (last !== undefined) {
-        writeLine(this.output, last);
-        last = undefined;
-      }
-    }
-  }
-}
-
-/**
- * 给程序读：每个事件一行 JSON。内容里的换行、引号、控制字符都由 JSON 转义；
- * U+2028/U+2029 在 JSON 里合法，但有些按行读的程序会把它们当换行，所以也转义掉。
- * @since s10
- */
-export class JsonMode implements RuntimeMode {
-  constructor(private readonly output: Output) {}
-
-  render(events: RuntimeEvent[]): void {
-    for (const event of events) {
-      writeLine(this.output, JSON.stringify(event).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
-    }
-  }
-}
-
-// ── 组装 ──────────────────────────────────────────────────
-/**
- * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
- * @since s01
- */
-export type Agent = {
-  state: AgentState;
-  provider: Provider;
-  output: Output;
-  registry: ToolRegistry;
-  hooks: ToolHooks;
-  /** 按模型名挑 provider；state.model 不在这里时用 provider。 */
-  providers?: Record<string, Provider>;
-  loader: ResourceLoader;
-  runtime: ExtensionRuntime;
-  mode: RuntimeMode;
-  trust: ProjectTrust;
-  /** 已经装上的包名。同名的包不装第二次。 */
-  packages: string[];
-};
-
-// ── 组装输入 ──────────────────────────────────────────────
-/**
- * 一条历史消息在 provider 眼里的样子：只留模型要看的字段。
- * @since s06
- */
-export function toProviderMessage(m: AgentMessage): ProviderMessage {
-  return m.role === "toolResult" ? { role: m.role, toolCallId: m.toolCallId, content: m.content } : { role: m.role, content: m.content };
-}
-
-/**
- * 把 agent 的现状拼成一次请求：系统提示现拼自 loader 按信任交出的资料；历史取树上从根到当前叶子的那条路径，
- * 只留模型要看的字段；工具清单现取自 registry。
- * @since s02
- */
-export function buildProviderInput(agent: Agent): ProviderInput {
-  return {
-    systemPrompt: buildSystemPrompt(agent.loader.load(agent.trust)),
-    messages: agent.state.messages.currentPath().map(toProviderMessage),
-    tools: agent.registry.getSpecs(),
-  };
-}
-
-/**
- * 给一次输入拍快照：整份复制，之后谁再改 state 或 registry，都碰不到这一份。
- * @since s06
- */
-export function createTurnSnapshot(input: ProviderInput): TurnSnapshot {
-  return structuredClone(input);
-}
-
-// ── 收集事件 ──────────────────────────────────────────────
-/**
- * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
- * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
- * tool_call 事件不进消息正文，由 recordToolCalls 另外记下。
- * @since s03
- */
-export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
-  const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => {
-    const received = parts.join("");
-    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
-  };
-  try {
-    for await (const raw of events) {
-      // 事件来自 provider，不可信：形状不对（不认识的 type、text 不是文字、stopReason 不在 StopReason 里……），
-      // parseProviderEvent 就抛错，下面的 catch 让这条回答以出错收尾，并写明收到的是什么
-      const event = parseProviderEvent(raw);
-      switch (event.type) {
-        case "text_delta":
-          parts.push(event.text);
-          break;
-        case "message_end":
-          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
-      }
-    }
-  } catch (error) {
-    return failed(describeError(error));
-  }
-  return failed("stream ended without message_end");
-}
-
-// ── 工具循环 ──────────────────────────────────────────────
-/**
- * 工具循环默认最多问模型几次。没有上限的循环，遇上一直要工具的模型就停不下来。
- * @since s04
- */
-export const DEFAULT_MAX_TURNS = 8;
-
-/**
- * 原样转发事件流，顺手把其中的 tool_call 记到 calls 里。collectAssistantMessage 停在 message_end，
- * 所以 message_end 之后的调用不会被记下。
- * @since s04
- */
-export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
-  for await (const raw of events) {
-    // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
-    // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
-    const event = parseProviderEvent(raw);
-    if (event.type === "tool_call") calls.push(event.call);
-    yield event;
-  }
-}
-
-/**
- * 工具循环：问模型；它以 "toolUse" 收尾并要了工具，就按顺序执行，把每个结果存进历史，再问一次。
- * 每次的回答都存成一条助手消息，后面跟着它要的每个调用的结果。出错不抛：provider 出错结束循环，
- * 工具出错写成 "error: …" 结果让模型自己看着办。问满 maxTurns 次还没完，就停下并说明原因。
- * 每个调用都经过 executeToolCall，钩子在那里生效。
- * 这一轮的每次请求都基于开头拍的快照，后面只接上本轮自己产生的消息；模型也在开头定下。
- * 每存下一条消息就广播一个 message 事件，结束时广播 done，再把这一轮的全部事件交给运行模式呈现。
- * @since s04
- */
-export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAULT_MAX_TURNS): Promise<AssistantMessage> {
-  const { state, registry, hooks, runtime, mode } = agent;
-  // 同一份历史上一次只跑一轮，直接调循环也一样（见 runOneTurn）
-  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
-  turnsInProgress.add(state);
-  try {
-    const own: ProviderMessage[] = [];
-    const events: RuntimeEvent[] = [];
-    const emit = (event: RuntimeEvent): void => {
-      events.push(event);
-      runtime.emit(event);
-    };
-    const keep = (message: AgentMessage): void => {
-      state.messages.append(message);
-      own.push(toProviderMessage(message));
-      emit({ type: "message", content: message.content });
-    };
-    // ⑦ 收尾：广播 done，把这一轮的事件交给运行模式呈现（s10，R7）
-    const finish = (message: AssistantMessage): AssistantMessage => {
-      emit({ type: "done" });
-      // 呈现坏了不改这一轮的结果：回答已经存好，失败记进 runtime.errors
-      try {
-        mode.render(events);
-      } catch (error) {
-        runtime.errors.push(`error: mode failed to render: ${describeError(error)}`);
-      }
-      return message;
-    };
-    // ① systemPrompt = buildSystemPrompt(loader.load(trust))：s08 资料，s11 信任过滤（R6）；在 buildProviderInput 里
-    // ③ snapshot：s06。拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
-    let snapshot: TurnSnapshot;
-    let provider: Provider;
-    try {
-      snapshot = createTurnSnapshot(buildProviderInput(agent));
-      // 按模型名挑 provider 只认 providers 自己的键：模型名叫 "constructor"、"__proto__" 也摸不到原型链上去
-      provider = agent.providers !== undefined && Object.hasOwn(agent.providers, state.model) ? agent.providers[state.model] : agent.provider;
-    } catch (error) {
-      // 连这一轮的输入都备不齐（比如资料加载失败）：和 provider 出错一样，这一轮以一条出错的回答结束，下一轮照常（R4）
-      const failed: AssistantMessage = { role: "assistant", content: `error: could not start the turn: ${describeError(error)}`, stopReason: "error" };
-      keep(failed);
-      return finish(failed);
-    }
-
-    // ④ 工具循环：s04，最多 maxTurns 次（R5）
-    for (let turn = 0; turn < maxTurns; turn++) {
-      const calls: ToolCall[] = [];
-      // 每次请求给 provider 一份自己的拷贝：它改了手上的输入，也碰不到快照、本轮后面的请求和历史
-      const input: ProviderInput = {
-        ...snapshot,
-        messages: [...snapshot.messages, ...own].map((m) => ({ ...m })),
-        tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),
-      };
-      let assistant: AssistantMessage;
-      try {
-        // s03 事件流（U1）：边收边拼；流出错变成 stopReason "error" 的消息（R4 ①）
-        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(input), calls));
-      } catch (error) {
-        assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
-      }
-      // ⑤⑥ 助手消息带着 stopReason（R1）存进会话树（s07），并广播 message 事件（s09）
-      keep(assistant);
-      if (assistant.stopReason !== "toolUse" || calls.length === 0) return finish(assistant);
-
-      for (const call of calls) {
-        // s05 hook 包着 registry.run；工具出错变成 "error: …" 结果，循环继续（R4 ②）；core 里没有执行策略（R6）
-        const result = executeToolCall(registry, hooks, call);
-        // 工具结果同样存进会话树（s07），并广播 message 事件（s09）
-        keep(result);
-      }
-    }
-    const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
-    keep(capped);
-    return finish(capped);
-  } finally {
-    turnsInProgress.delete(state);
-  }
-}
-
-// ── 一轮对话 ──────────────────────────────────────────────
-/**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
- * @since s01
- */
-export function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return `unprintable ${typeof error}`;
-  }
-}
-
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
-/**
- * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
- * @since s01
- */
-export const turnsInProgress = new WeakSet<AgentState>();
-
-/**
- * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
- * @since s01
- */
-export function refusedTurn(reason: string): AssistantMessage {
-  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
-/**
- * 它是不是 Promise（或别的带 then 方法的东西）。连 then 都读不出来的值（撤销了的 Proxy）不算。
- * @since s03
- */
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  try {
-    return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-  } catch {
-    return false;
-  }
-}
-
-/**
- * 把一个不知底细的值写成一小段文字，放进错误说明里，好让人看到「收到的到底是什么」：能写成 JSON 的照 JSON 写，
- * 函数和 Promise 直说是什么，剩下的交给 describeError。它自己从不抛错。
- * @since s03
- */
-export function describeValue(value: unknown): string {
-  if (typeof value === "function") return "a function";
-  if (isPromiseLike(value)) return "a Promise";
-  try {
-    return JSON.stringify(value) ?? describeError(value);
-  } catch {
-    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……
-    return describeError(value);
-  }
-}
-
-/**
- * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
- * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
- * @since s04
- */
-export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
-  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
-  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
-}
-
-/**
- * 跑一轮：存下用户消息，交给工具循环，直到拿到这一轮的最终回答。这就是 EVOLUTION.md §5 的整条链，
- * 每一步的注释标着它来自哪一节、守的是哪条规则。
- * 出错不往外抛：provider 出错变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
- * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
- * @since s01
- */
-export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
-  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
-  if (turnsInProgress.has(agent.state)) return refusedTurn("agent is already processing a prompt");
-  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
-  // ② 用户消息挂到会话树的当前叶子下（s07，U1）
-  agent.state.messages.append({ role: "user", content: userInput });
-  // ①③④⑤⑥⑦ 在工具循环里依次发生
-  return runEventedToolLoop(agent);
 }
 
 // ── 假 provider（离线、确定） ─────────────────────────────
 /**
- * 照剧本行事的假模型：只看收到的输入决定下一步，同样的输入永远得到同样的事件，不联网。
- * 用户问某个文件时它去 read；读不到就 ls 那个目录，再读列出来的第一个文件；
- * 问 grep 时调一个不存在的工具；说「一直」时没完没了地 ls；说「删掉 A，再读 B」时一次要两个调用。
- * 问「提交记录」时看工具清单里有没有 git_log：有就调，没有但让它「打开」就调 enable_git。
- * 问「规矩」时照系统提示里的项目说明回答；说「数一下」某个文件时调扩展加的 wc；要「提交信息」时调包里的 commit_message。
- * 带「崩」「断」「漏」的问题用来演示流出错。
+ * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
+ * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
+ * 并报出这是第几个问题（数的是请求里的用户消息，正好看出每次请求都带着完整历史）。
+ * 问题里带「崩」「断」「漏」字时另有安排，用来演示流出错：一开口就抛错、说到一半断了、说完了却不收尾。
  * @since s01
  */
 export function createFakeProvider(): Provider {
+  // 剧本的一行看得到的东西
+  type Seen = {
+    question: string; // 用户最近问的那句话
+    offered: string[]; // 这次给它的工具名
+    paths: string[]; // 问题里提到的文件路径
+    result: string; // 刚拿到的工具结果；上一条消息不是工具结果时为空串
+    input: ProviderInput; // 这次请求的全部输入
+  };
+  // 一句回答：一段话，加上要调的工具（调用的 id 在后面统一编号）
+  type Answer = { text: string; calls: Omit<ToolCall, "id">[] };
+  const say = (text: string, ...calls: Omit<ToolCall, "id">[]): Answer => ({ text, calls });
+  // 剧本的一行：什么时候用它，用它时怎么回答。answer 回 undefined 是说「这一行不管」，接着往下找
+  type Line = {
+    asks?: string; // 问题里有这个词
+    after?: RegExp; // 上一条消息是工具结果，而且对得上它（/^/ 就是什么结果都行）
+    offers?: string; // 这次给它的工具里有这一个
+    answer: (seen: Seen) => Answer | undefined;
+  };
+  const script: Line[] = [
+    { asks: "提交信息", after: /^/, answer: ({ result }) => say(`可以这样写：${result}`) },
+    { asks: "提交信息", offers: "commit_message", answer: () => say("用 commit_message 拼一条。", { name: "commit_message", input: { type: "feat", summary: "add store" } }) },
+    { asks: "数一下", after: /^/, answer: ({ result }) => say(`数好了：${result}`) },
+    { asks: "数一下", answer: ({ paths: [path = ""] }) => say(`用 wc 数一下 ${path}。`, { name: "wc", input: { path } }) },
+    {
+      asks: "规矩",
+      answer: ({ input }) => {
+        const rules = /# 项目说明\n\n## .+\n(.+)/.exec(input.systemPrompt)?.[1];
+        return say(rules === undefined ? "系统提示里没有项目说明，我不知道这个项目的规矩。" : `项目说明里写着：${rules}`);
+      },
+    },
+    { asks: "提交记录", after: /^/, offers: "git_log", answer: ({ result }) => say(`最近的提交：${result}`) },
+    { asks: "提交记录", after: /^/, answer: ({ result, offered }) => say(`git 工具打开了（${result}），但这一轮我拿到的工具清单里还没有 git_log：${offered.join(", ")}。`) },
+    { asks: "提交记录", offers: "git_log", answer: () => say("调用 git_log。", { name: "git_log", input: {} }) },
+    { asks: "提交记录", answer: ({ question }) => (question.includes("打开") ? say("调用 enable_git。", { name: "enable_git", input: {} }) : say("我手上没有 git 工具。")) },
+    {
+      asks: "删掉",
+      after: /^/,
+      answer: ({ input }) => {
+        // 逐个交代上一次回答之后拿到的每个结果
+        const results = input.messages.slice(input.messages.findLastIndex((m) => m.role === "assistant") + 1);
+        return say(results.map((r) => (r.content.startsWith("error:") ? `有一步没做成（${r.content}）` : `读到了：${r.content}`)).join("；"));
+      },
+    },
+    {
+      asks: "删掉",
+      answer: ({ paths: [target = "", other = ""] }) =>
+        say(`先删 ${target}，再读 ${other}。`, { name: "rm", input: { path: target } }, { name: "read", input: { path: other } }),
+    },
+    { asks: "一直", after: /^/, answer: () => say("再看一眼。", { name: "ls", input: { dir: "." } }) },
+    {
+      after: /^error: no such file: (.+)$/,
+      answer: ({ result }) => {
+        const file = result.replace(/^error: no such file: /, "");
+        const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+        return say(`没有这个文件，我列一下 ${dir} 看看。`, { name: "ls", input: { dir } });
+      },
+    },
+    { after: /^error:/, answer: ({ result }) => say(`工具报错了（${result}），这一步我没法做。`) },
+    {
+      after: /^[\w./-]+(\n[\w./-]+)*$/,
+      answer: ({ result }) => {
+        const [first] = result.split("\n");
+        return say(`读一下 ${first}。`, { name: "read", input: { path: first } });
+      },
+    },
+    { after: /^/, answer: ({ result }) => say(`文件内容是：${result}`) },
+    { asks: "工具", answer: ({ offered }) => say(offered.length > 0 ? `这次我能用的工具：${offered.join(", ")}。` : "这次没有给我任何工具。") },
+    { asks: "grep", answer: () => say("我用 grep 搜一下。", { name: "grep", input: { pattern: "FILE" } }) },
+    { asks: "一直", answer: () => say("先列一下目录。", { name: "ls", input: { dir: "." } }) },
+    { answer: ({ paths: [path] }) => (path === undefined ? undefined : say(`我先读一下 ${path}。`, { name: "read", input: { path } })) },
+  ];
   return {
     async *stream(input: ProviderInput): AsyncGenerator<ProviderEvent> {
-      const last = input.messages.at(-1);
       const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
       if (question.includes("崩")) throw new Error("provider unavailable (503)");
-
-      const done = input.messages.filter((m) => m.role === "toolResult").length;
-      const callId = `call_${done + 1}`;
-      let reply = `收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`;
-      let call: ToolCall | undefined;
-      const extra: ToolCall[] = [];
-      const offered = input.tools.map((t) => t.name);
-      const paths = question.match(/[\w-]+(\/[\w-]+)*\.\w+/g) ?? [];
-      if (question.includes("提交信息") && last?.role === "toolResult") {
-        reply = `可以这样写：${last.content}`;
-      } else if (question.includes("提交信息") && offered.includes("commit_message")) {
-        [reply, call] = ["用 commit_message 拼一条。", { id: callId, name: "commit_message", input: { type: "feat", summary: "add store" } }];
-      } else if (question.includes("数一下") && last?.role === "toolResult") {
-        reply = `数好了：${last.content}`;
-      } else if (question.includes("数一下")) {
-        const path = /[\w-]+(\/[\w-]+)*\.\w+/.exec(question)?.[0] ?? "";
-        [reply, call] = [`用 wc 数一下 ${path}。`, { id: callId, name: "wc", input: { path } }];
-      } else if (question.includes("规矩")) {
-        const rules = /# 项目说明\n\n## .+\n(.+)/.exec(input.systemPrompt)?.[1];
-        reply = rules === undefined ? "系统提示里没有项目说明，我不知道这个项目的规矩。" : `项目说明里写着：${rules}`;
-      } else if (question.includes("提交记录") && last?.role !== "toolResult") {
-        if (offered.includes("git_log")) call = { id: callId, name: "git_log", input: {} };
-        else if (question.includes("打开")) call = { id: callId, name: "enable_git", input: {} };
-        reply = call === undefined ? "我手上没有 git 工具。" : `调用 ${call.name}。`;
-      } else if (question.includes("提交记录") && last !== undefined) {
-        reply = offered.includes("git_log")
-          ? `最近的提交：${last.content}`
-          : `git 工具打开了（${last.content}），但这一轮我拿到的工具清单里还没有 git_log：${offered.join(", ")}。`;
-      } else if (last?.role === "toolResult" && question.includes("删掉")) {
-        const results = input.messages.slice(input.messages.findLastIndex((m) => m.role === "assistant") + 1);
-        reply = results.map((r) => (r.content.startsWith("error:") ? `有一步没做成（${r.content}）` : `读到了：${r.content}`)).join("；");
-      } else if (question.includes("删掉")) {
-        const [target = "", other = ""] = paths;
-        reply = `先删 ${target}，再读 ${other}。`;
-        call = { id: callId, name: "rm", input: { path: target } };
-        extra.push({ id: `call_${done + 2}`, name: "read", input: { path: other } });
-      } else if (last?.role === "toolResult") {
-        const result = last.content;
-        const missing = /^error: no such file: (.+)$/.exec(result);
-        if (question.includes("一直")) [reply, call] = ["再看一眼。", { id: callId, name: "ls", input: { dir: "." } }];
-        else if (missing) {
-          const dir = missing[1].includes("/") ? missing[1].slice(0, missing[1].lastIndexOf("/")) : ".";
-          [reply, call] = [`没有这个文件，我列一下 ${dir} 看看。`, { id: callId, name: "ls", input: { dir } }];
-        } else if (result.startsWith("error:")) reply = `工具报错了（${result}），这一步我没法做。`;
-        else if (/^[\w./-]+(\n[\w./-]+)*$/.test(result)) {
-          const first = result.split("\n")[0];
-          [reply, call] = [`读一下 ${first}。`, { id: callId, name: "read", input: { path: first } }];
-        } else reply = `文件内容是：${result}`;
-      } else if (question.includes("工具")) {
-        const names = input.tools.map((t) => t.name).join(", ");
-        reply = input.tools.length > 0 ? `这次我能用的工具：${names}。` : "这次没有给我任何工具。";
-      } else if (question.includes("grep")) {
-        [reply, call] = ["我用 grep 搜一下。", { id: callId, name: "grep", input: { pattern: "FILE" } }];
-      } else if (question.includes("一直")) {
-        [reply, call] = ["先列一下目录。", { id: callId, name: "ls", input: { dir: "." } }];
-      } else {
-        const path = /[\w-]+(\/[\w-]+)*\.\w+/.exec(question)?.[0];
-        if (path !== undefined) [reply, call] = [`我先读一下 ${path}。`, { id: callId, name: "read", input: { path } }];
+      const last = input.messages.at(-1);
+      const seen: Seen = {
+        question,
+        offered: input.tools.map((t) => t.name),
+        paths: question.match(/[\w-]+(\/[\w-]+)*\.\w+/g) ?? [],
+        result: last?.role === "toolResult" ? last.content : "",
+        input,
+      };
+      // 从上往下找第一行对得上、也给了回答的；一行都没有，就复述问题
+      let reply: Answer | undefined;
+      for (const line of script) {
+        if (line.asks !== undefined && !question.includes(line.asks)) continue;
+        if (line.after !== undefined && !(last?.role === "toolResult" && line.after.test(last.content))) continue;
+        if (line.offers !== undefined && !seen.offered.includes(line.offers)) continue;
+        reply = line.answer(seen);
+        if (reply !== undefined) break;
       }
+      reply ??= say(`收到第 ${input.messages.filter((m) => m.role === "user").length} 个问题：「${question}」。`);
 
       yield { type: "message_start" };
-      for (const piece of reply.match(/.{1,6}/gsu) ?? []) {
+      for (const piece of reply.text.match(/.{1,6}/gsu) ?? []) {
         yield { type: "text_delta", text: piece };
         if (question.includes("断")) throw new Error("connection reset");
       }
       if (question.includes("漏")) return;
-      for (const c of call !== undefined ? [call, ...extra] : []) yield { type: "tool_call", call: c };
-      yield { type: "message_end", stopReason: call !== undefined ? "toolUse" : "stop" };
+      // 调用的 id 接着这次请求里已有的工具结果往后编
+      const done = input.messages.filter((m) => m.role === "toolResult").length;
+      for (const [i, call] of reply.calls.entries()) yield { type: "tool_call", call: { id: `call_${done + i + 1}`, ...call } };
+      yield { type: "message_end", stopReason: reply.calls.length > 0 ? "toolUse" : "stop" };
     },
   };
 }
@@ -1244,7 +1318,7 @@ export function createDemoPackage(): Package {
 
 // ── IO 边缘 ───────────────────────────────────────────────
 /**
- * 唯一碰终端的地方：把 core 写出的行打到 stdout。
+ * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01
  */
 export const consoleOutput: Output = { log: (line) => console.log(line) };

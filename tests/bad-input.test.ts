@@ -522,9 +522,16 @@ const ROWS: Row[] = [
   {
     id: "clash-resource-name",
     since: "s12",
-    input: "包里的技能和已加载的技能同名",
-    run: (h) => installRow(h, { manifest: { name: "p", tools: [], commands: [], resources: ["skills/mine"] }, contents: { "skills/mine": "Theirs." } }),
-    expected: refused(/skills\/mine/),
+    input: "包里的技能和项目自己的技能同名（D40：包照样装上；加载时先来的算数，项目自己的那份进系统提示，不信任时两份都不进）",
+    async run(h) {
+      const b = h.agent({ resources: [{ kind: "skill", name: "mine", content: "Mine." }], trust: "trusted" });
+      const pkg = { manifest: { name: "p", tools: [], commands: [], resources: ["skills/mine", "skills/theirs"] }, contents: { "skills/mine": "Theirs.", "skills/theirs": "Only theirs." } };
+      h.mod.installPackage(b.agent, h.mod.loadPackage(pkg));
+      const skills = (h.mod.buildProviderInput(b.agent).systemPrompt ?? "").split("\n").filter((line) => line.startsWith("- "));
+      b.agent.trust = "untrusted";
+      return { skills, untrustedPrompt: h.mod.buildProviderInput(b.agent).systemPrompt === h.mod.SYSTEM_PREAMBLE };
+    },
+    expected: { skills: ["- mine: Mine.", "- theirs: Only theirs."], untrustedPrompt: true },
   },
 
   // ══ issue 13：每道边界（第 1–11 类），一类至少一行 ══════════════

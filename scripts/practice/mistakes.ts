@@ -55,7 +55,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s06",
     mistake: "拍了快照却不用，每次请求照旧现拼输入",
-    find: "        ...snapshot,\n        messages: [...snapshot.messages, ...own].map((m) => ({ ...m })),\n        tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),\n",
+    find: "        ...snapshot,\n        messages: [...snapshot.messages, ...turnMessages].map((m) => ({ ...m })),\n        tools: snapshot.tools.map((t) => ({ ...t, input: { ...t.input } })),\n",
     replace: "        ...buildProviderInput(agent),\n",
     caught: /一轮之内/,
   },

@@ -163,6 +163,8 @@ class Planner {
     if (body === undefined || !ts.isBlock(body) || !this.touchedNode(body)) return;
     const { lines, changed } = this.changedLines(body);
     if (lines === 0) return;
+    // 只把参数交给 super 的构造函数和空的一样留着：派生类的构造函数少了 super 就过不了类型检查，而那一句也不是机制
+    if (ts.isConstructorDeclaration(node) && body.statements.every((st) => ts.isExpressionStatement(st) && ts.isCallExpression(st.expression) && st.expression.expression.kind === ts.SyntaxKind.SuperKeyword)) return;
     if (changed === lines || this.wholeBodies.has(name)) this.replace(body.statements, body, name, "body");
     // 过半的行都改了：与其挖得七零八落，不如整个重写
     else if (changed * 2 > lines) this.replace(body.statements, body, name, "part");

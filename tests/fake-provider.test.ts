@@ -1,0 +1,62 @@
+// D39 / R8：假模型的剧本表（createFakeProvider 里的 `script`）每课只加行。一课引入的行，之后每一课都逐字还在、先后不变；
+// 表名和它的三个类型名（Seen、Answer、Line）每课都在。表是函数里的局部名字，API 报告看不到它，所以这里在语法树上查。
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const LESSONS = readdirSync(ROOT).filter((name) => /^s\d{2}_/.test(name)).sort();
+
+type Script = { names: string[]; rows: string[] };
+
+/** createFakeProvider 里的局部类型名、剧本表的名字和每一行的原文。 */
+function scriptOf(source: string): Script {
+  const file = ts.createSourceFile("code.ts", source, ts.ScriptTarget.Latest, true);
+  const provider = file.statements.find((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === "createFakeProvider");
+  const names: string[] = [];
+  let rows: string[] = [];
+  for (const statement of provider?.body?.statements ?? []) {
+    if (ts.isTypeAliasDeclaration(statement)) names.push(statement.name.text);
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || d.name.text !== "script") continue;
+      names.push("script");
+      if (d.initializer !== undefined && ts.isArrayLiteralExpression(d.initializer)) rows = d.initializer.elements.map((e) => e.getText(file));
+    }
+  }
+  return { names, rows };
+}
+
+/** 前一课的每一行都逐字出现在后一课里，先后不变；表名和类型名不少。说不出问题就是空数组。 */
+function carried(before: Script, after: Script): string[] {
+  const problems = before.names.filter((n) => !after.names.includes(n)).map((n) => `${n} is gone`);
+  let from = 0;
+  for (const row of before.rows) {
+    const at = after.rows.indexOf(row, from);
+    if (at === -1) problems.push(`row changed, moved or removed: ${row.split("\n")[0]}`);
+    else from = at + 1;
+  }
+  return problems;
+}
+
+const scripts = LESSONS.map((dir) => scriptOf(readFileSync(join(ROOT, dir, "code.ts"), "utf8")));
+
+describe("D39/R8: the fake provider's script only grows", () => {
+  it("every lesson names the table script and its types Seen, Answer, Line", () => {
+    for (const [i, s] of scripts.entries()) expect([...s.names].sort(), LESSONS[i]).toEqual(["Answer", "Line", "Seen", "script"]);
+  });
+  it.each(LESSONS.slice(1).map((dir, i) => [LESSONS[i], dir] as const))("%s → %s: earlier rows are carried unchanged, in order", (a, b) => {
+    expect(carried(scripts[LESSONS.indexOf(a)], scripts[LESSONS.indexOf(b)])).toEqual([]);
+  });
+  it("the check fails on an edited, a reordered and a dropped row (it can fail)", () => {
+    const last = scripts.at(-1);
+    if (last === undefined || last.rows.length < 2) throw new Error("s12 has rows");
+    const [first, second, ...rest] = last.rows;
+    expect(carried(last, { ...last, rows: [first.replace("say(", "say( "), second, ...rest] })).toHaveLength(1);
+    expect(carried(last, { ...last, rows: [second, first, ...rest] })).toHaveLength(1);
+    expect(carried(last, { ...last, rows: [second, ...rest] })).toHaveLength(1);
+    expect(carried(last, { names: last.names.filter((n) => n !== "script"), rows: last.rows })).toEqual(["script is gone"]);
+  });
+});
