@@ -14,7 +14,7 @@
 //   Pi 助手消息里的 toolCall 块        ↔ 课程 provider 在这次回答里发出的 tool_call 事件（课程的消息里不存调用；
 //                                        只在历史里这样对齐——请求里模型看不到自己要过的调用，那是差异表的 F13）
 
-import { type DiffLine, diffLines } from "../scripts/linediff.ts";
+import { type DiffLine, diffLines } from "../tooling/linediff.ts";
 import type { Mechanism } from "./mechanisms.ts";
 
 export type Entry = (

@@ -15,7 +15,7 @@ import {
   scriptedProvider,
   type ToolLike,
   type Tree,
-} from "../tests/support/lessons.ts";
+} from "../tooling/lessons.ts";
 import { normaliseMini, normaliseMiniRequest, type Observation } from "./compare.ts";
 import { type ExtensionSpec, HOST_READ, type MechanismScenario, type PackageSpec, type ProjectFiles, type TreeMessage } from "./mechanisms.ts";
 import { toSteps } from "./mini.ts";

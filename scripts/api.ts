@@ -2,7 +2,7 @@
 // Run after changing a lesson: `npm run api`; the diff of these files is the lesson's API change.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, buildApiReports } from "../tests/api/extract";
+import { ROOT, buildApiReports } from "../tooling/api/extract";
 
 const { reports, diagnostics } = buildApiReports();
 for (const [id, report] of Object.entries(reports)) {

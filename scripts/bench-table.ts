@@ -15,10 +15,10 @@ import { availableParallelism } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { alternate, median, ratios } from "../tests/bench/compare.ts";
-import { loadPi, PI_VERSION } from "../tests/bench/pi.ts";
-import { collectDeltas, miniSide, treeAppendAndPath, turnWithCallsInOneResponse, turnWithOneCallPerResponse, type WorkloadKind } from "../tests/bench/workloads.ts";
-import { importLesson, type LessonModule, lessonDir, ROOT } from "../tests/support/lessons.ts";
+import { alternate, median, ratios } from "../tooling/bench/compare.ts";
+import { loadPi, PI_VERSION } from "../tooling/bench/pi.ts";
+import { collectDeltas, miniSide, treeAppendAndPath, turnWithCallsInOneResponse, turnWithOneCallPerResponse, type WorkloadKind } from "../tooling/bench/workloads.ts";
+import { importLesson, type LessonModule, lessonDir, ROOT } from "../tooling/lessons.ts";
 
 const args = process.argv.slice(2);
 const lesson = args.find((a) => /^s\d\d$/.test(a)) ?? process.env.BENCH_LESSON ?? "s12";
@@ -51,7 +51,7 @@ const COMPARED: { kind: WorkloadKind; label: string; unit: string; sizes: number
   { kind: "oneCallPerResponse", label: "n responses of one call each", unit: "response", sizes: [50, 200] },
 ];
 
-/** 两种堆的状态（见 tests/bench/compare.ts）：热堆是主要的一张，冷堆看每次运行前把堆清空时的样子。 */
+/** 两种堆的状态（见 tooling/bench/compare.ts）：热堆是主要的一张，冷堆看每次运行前把堆清空时的样子。 */
 const HEAPS = [
   { name: "warm", title: "warm heap: each side runs a block of back-to-back runs", gc: false },
   { name: "cold", title: "cold heap: a full GC before every run, one run per block", gc: true },

@@ -8,7 +8,7 @@
  * Prints one violation per line (or "sNN README: ok") and exits 1 when there is any violation.
  * The rules a README must follow are listed at the top of tests/docs.ts.
  */
-import { checkLesson, loadProject } from "../tests/docs";
+import { checkLesson, loadProject } from "../tooling/docs";
 
 const project = await loadProject();
 const wanted = process.argv.slice(2).map((a) => /^s\d\d/.exec(a)?.[0] ?? a);

@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type ApiReport, buildApiReports } from "../tests/api/extract";
-import { diffReports, isLiteralUnionGrowth, ownerOf } from "../tests/apidiff";
-import { U1_UPGRADES } from "../tests/constitution";
-import { LESSON_DIRS, ROOT } from "../tests/support/lessons";
-import { diffLines } from "./linediff";
+import { type ApiReport, buildApiReports } from "../tooling/api/extract";
+import { diffReports, isLiteralUnionGrowth, ownerOf } from "../tooling/api/diff";
+import { U1_UPGRADES } from "../tooling/constitution";
+import { LESSON_DIRS, ROOT } from "../tooling/lessons";
+import { diffLines } from "../tooling/linediff";
 
 // ── 报告的键 → 读者写的 TypeScript ─────────────────────────
 const isTag = (key: string): boolean => key.includes("@");

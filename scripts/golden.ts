@@ -1,9 +1,9 @@
 // npm run golden：每个场景在引入它的那一课上跑一遍，把轨迹写成 tests/golden/<场景>.json。
 // 黄金文件进版本库，评审时每一处变化都看得见；tests/golden.test.ts 拿它和每一课现跑的轨迹比。
 // 不在 tests/scenarios.ts 里的旧黄金文件会被删掉。
-import { SCENARIOS } from "../tests/scenarios.ts";
-import { importLesson } from "../tests/support/lessons.ts";
-import { GOLDEN_DIR, runScenario, scenarioNeeds } from "../tests/support/trace.ts";
+import { SCENARIOS } from "../tooling/scenarios.ts";
+import { importLesson } from "../tooling/lessons.ts";
+import { GOLDEN_DIR, runScenario, scenarioNeeds } from "../tooling/trace.ts";
 import { writeGeneratedJson } from "./generated.ts";
 
 const files = new Map<string, unknown>();

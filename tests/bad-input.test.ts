@@ -18,7 +18,7 @@ import {
   scriptedProvider,
   text,
   toolUse,
-} from "./support/lessons.ts";
+} from "../tooling/lessons.ts";
 
 type Harness = {
   id: string;

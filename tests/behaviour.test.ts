@@ -16,7 +16,7 @@ import {
   scriptedProvider,
   text,
   toolUse,
-} from "./support/lessons.ts";
+} from "../tooling/lessons.ts";
 
 const call = (id: string, name: string, input: Record<string, unknown>): Call => ({ id, name, input });
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, buildApiReports, lessonFiles, lessonIdOf, lessonSources, type ApiBuild } from "./api/extract";
+import { ROOT, buildApiReports, lessonFiles, lessonIdOf, lessonSources, type ApiBuild } from "../tooling/api/extract";
 import {
   checkAppendOnly,
   checkDictionary,
@@ -19,7 +19,7 @@ import {
   type Rule,
   type Sources,
   type Violation,
-} from "./rules";
+} from "../tooling/rules";
 
 const files = lessonFiles();
 const ids = files.map(lessonIdOf);

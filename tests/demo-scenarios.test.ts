@@ -7,10 +7,10 @@
 //   ③ 场景里的命令（steps 里的 `/名字 → 结果`）同样按顺序出现，stdout 里的 `/名字 → …` 行也都得有着落。
 // 最后用改坏的场景（在内存里删掉一轮、改一句话）证明检查会失败，而且说得清哪里不对。
 import { beforeAll, describe, expect, it } from "vitest";
-import { SCENARIOS } from "./scenarios.ts";
+import { SCENARIOS } from "../tooling/scenarios.ts";
 import { demoStdout } from "./support/demo-runs.ts";
-import { LESSONS, importLesson, lessonNumber } from "./support/lessons.ts";
-import { type Scenario, type Trace, runScenario } from "./support/trace.ts";
+import { LESSONS, importLesson, lessonNumber } from "../tooling/lessons.ts";
+import { type Scenario, type Trace, runScenario } from "../tooling/trace.ts";
 
 // ── 跑真的演示 ───────────────────────────────────────────
 // 每课的演示在测试开始前已经跑过一遍（tests/support/global-setup.ts），这里直接拿它的 stdout。

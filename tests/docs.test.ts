@@ -20,9 +20,9 @@ import {
   loadProject,
   tryItCommands,
   type DocsContext,
-} from "./docs";
+} from "../tooling/docs";
 import { demoRuns } from "./support/demo-runs.ts";
-import { type CommandRunner, createCommandRunner, resolveCommand } from "./support/demos.ts";
+import { type CommandRunner, createCommandRunner, resolveCommand } from "../tooling/demos.ts";
 
 // The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
 const project = await loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });

@@ -2,10 +2,10 @@
 // 引入它的那一课必须逐字复现；之后的每一课也必须复现——只有 tests/differences.ts 里列出、并且核对得上的差异除外。
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DIFFERENCES, differenceApplies } from "./differences.ts";
-import { SCENARIOS } from "./scenarios.ts";
-import { LESSONS, importLesson, lessonNumber } from "./support/lessons.ts";
-import { GOLDEN_DIR, type Trace, goldenPath, projectTrace, runScenario, scenarioNeeds } from "./support/trace.ts";
+import { DIFFERENCES, differenceApplies } from "../tooling/differences.ts";
+import { SCENARIOS } from "../tooling/scenarios.ts";
+import { LESSONS, importLesson, lessonNumber } from "../tooling/lessons.ts";
+import { GOLDEN_DIR, type Trace, goldenPath, projectTrace, runScenario, scenarioNeeds } from "../tooling/trace.ts";
 
 const used = new Map<string, number>(DIFFERENCES.map((d) => [d.id, 0]));
 

@@ -1,7 +1,7 @@
 // 读者 diff（npm run diff）底下的逐行比对：不管两份文本是什么，拆出来的行都能原样拼回两边。
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { diffLines } from "../scripts/linediff";
+import { diffLines } from "../tooling/linediff";
 
 const text = fc.array(fc.constantFrom("a", "b", "c", "", "// x"), { maxLength: 30 }).map((lines) => lines.join("\n"));
 

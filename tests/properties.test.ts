@@ -26,7 +26,7 @@ import {
   scriptedProvider,
   text,
   toolUse,
-} from "./support/lessons.ts";
+} from "../tooling/lessons.ts";
 import { type Hostile, PROTOTYPE_KEYS, RETURNED, anyData, expectSoundHistory, makeQuietly, nameArb, returnedArb, settle, thrownArb } from "./support/hostile.ts";
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 150);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMarkdownRenderer, disposeMdItInstance } from "vitepress";
 import { afterAll, describe, expect, it } from "vitest";
-import { type DiffLine, diffLines } from "../scripts/linediff.ts";
+import { type DiffLine, diffLines } from "../tooling/linediff.ts";
 import { LAYOUT, readChain } from "../site/lib/chain.ts";
 import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
 import { splitCodes } from "../site/lib/codes.ts";
@@ -18,7 +18,7 @@ import { lessonPage } from "../site/lib/pages.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { pickEncoding } from "../site/server.ts";
-import { LESSONS } from "./support/lessons.ts";
+import { LESSONS } from "../tooling/lessons.ts";
 
 const lessons = loadCourse();
 

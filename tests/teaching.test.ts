@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LESSONS, ROOT, lessonDir } from "./support/lessons.ts";
+import { LESSONS, ROOT, lessonDir } from "../tooling/lessons.ts";
 import {
   checkDiagram,
   checkGlossary,
@@ -14,7 +14,7 @@ import {
   lessonReadme,
   projectVocabulary,
   readText,
-} from "./teaching.ts";
+} from "../tooling/teaching.ts";
 
 const glossary = readText("GLOSSARY.md");
 const anchors = glossaryAnchors(glossary).ids;

@@ -10,11 +10,11 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { buildFileReport } from "../../tests/api/extract.ts";
-import { checkTryIt, contextFor, loadProject } from "../../tests/docs.ts";
-import { resolveCommand } from "../../tests/support/demos.ts";
-import { LESSON_FILE_ENV, ROOT, lessonDir, lessonNumber } from "../../tests/support/lessons.ts";
-import type { Trace } from "../../tests/support/trace.ts";
+import { buildFileReport } from "../../tooling/api/extract.ts";
+import { checkTryIt, contextFor, loadProject } from "../../tooling/docs.ts";
+import { resolveCommand } from "../../tooling/demos.ts";
+import { LESSON_FILE_ENV, ROOT, lessonDir, lessonNumber } from "../../tooling/lessons.ts";
+import type { Trace } from "../../tooling/trace.ts";
 import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, testLines, todoLines, traceLines } from "./explain.ts";
 import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
 

@@ -2,9 +2,9 @@
 // 和 tests/golden.test.ts 同一套），把黄金轨迹和实际轨迹以 JSON 交回 check，由它找出第一处不同、说成人话。
 // 用法（check 自己调）：LEARN_PI_LESSON_FILE=s04=<文件> tsx scripts/practice/golden-step.ts s04 s04-max-turns
 import { existsSync, readFileSync } from "node:fs";
-import { SCENARIOS } from "../../tests/scenarios.ts";
-import { importLesson } from "../../tests/support/lessons.ts";
-import { type Trace, goldenPath, projectTrace, runScenario } from "../../tests/support/trace.ts";
+import { SCENARIOS } from "../../tooling/scenarios.ts";
+import { importLesson } from "../../tooling/lessons.ts";
+import { type Trace, goldenPath, projectTrace, runScenario } from "../../tooling/trace.ts";
 
 const [lesson, scenarioId] = process.argv.slice(2);
 const scenario = SCENARIOS.find((s) => s.id === scenarioId);

@@ -1,6 +1,6 @@
 // 练习模式读课的 README：空白处的提示指向讲它的那一小节，「自己写一遍」小节里的命令和输出拿出来核对。
 import type { Code, Nodes, RootContent } from "mdast";
-import { parseMarkdown, partsOf } from "../../tests/teaching.ts";
+import { parseMarkdown, partsOf } from "../../tooling/teaching.ts";
 
 const textOf = (node: Nodes): string => ("value" in node ? node.value : "children" in node ? node.children.map(textOf).join("") : "");
 

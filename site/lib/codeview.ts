@@ -2,9 +2,9 @@
 // API 报告的新增做成卡片。全部是静态 HTML：不开 JavaScript 也能折叠、展开、切标签（单选框 + CSS）。
 // 哪些行是新的，由 scripts/linediff.ts（npm run diff 用的同一个行差异）对比上一课的 code.ts 得出；
 // 折叠起来的那段里有哪些声明、各来自哪一课，读的是声明上的 @since 标签。
-import { diffLines } from "../../scripts/linediff.ts";
-import { type Change, diffReports, isLiteralUnionGrowth, ownerOf } from "../../tests/apidiff.ts";
-import { U1_UPGRADES } from "../../tests/constitution.ts";
+import { diffLines } from "../../tooling/linediff.ts";
+import { type Change, diffReports, isLiteralUnionGrowth, ownerOf } from "../../tooling/api/diff.ts";
+import { U1_UPGRADES } from "../../tooling/constitution.ts";
 import type { ApiReport, Lesson } from "./course.ts";
 import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";
 import { type CodeIndex, linkCodesHtml } from "./codes.ts";

@@ -2,7 +2,7 @@
 // 课页的「差异」标签在构建时用它生成合并视图；并排视图和「比较任意两课」的页面在浏览器里用它现算，
 // 所以这里只引用纯函数（行差异、转义），不碰 node: 模块。
 // 行号不写成文字，写在 data-o（旧文件的行号）/ data-n（新文件的行号）里，由 CSS 显示：页面小一半，复制代码时也不会带上行号。
-import { type DiffLine, diffLines } from "../../scripts/linediff.ts";
+import { type DiffLine, diffLines } from "../../tooling/linediff.ts";
 import { escapeHtml } from "./html.ts";
 
 /** 每处改动前后留几行没变的。 */

@@ -7,7 +7,7 @@
 // runOneTurn 等入口都会先记一笔再转给课里原来的实现。课的代码一行不改。
 // 包装必须是透明的：recordReplay 会把同一个场景不包装再跑一遍，两份轨迹不一样就报错。
 import { isDeepStrictEqual } from "node:util";
-import { SCENARIOS } from "../../tests/scenarios.ts";
+import { SCENARIOS } from "../../tooling/scenarios.ts";
 import {
   type Call,
   type Event,
@@ -24,8 +24,8 @@ import {
   type Tree,
   importLesson,
   lessonNumber,
-} from "../../tests/support/lessons.ts";
-import { type Scenario, runScenario } from "../../tests/support/trace.ts";
+} from "../../tooling/lessons.ts";
+import { type Scenario, runScenario } from "../../tooling/trace.ts";
 import type { Replay, ReplayEntry, ReplayStep, StepKind } from "./replay-types.ts";
 
 /** 一课的演示场景：id 以 `sNN-demo` 开头、由这一课引入的场景，按表里的顺序。 */

@@ -2,8 +2,8 @@
 // 以前文档、演示场景、行为三个测试文件各自把 12 课的演示跑一遍；现在一次运行只跑 12 个子进程。
 // `vitest bench` 用不到演示，不跑。
 import type { TestProject } from "vitest/node";
-import { type RunResult, runAllDemos } from "./demos.ts";
-import { ROOT } from "./lessons.ts";
+import { type RunResult, runAllDemos } from "../../tooling/demos.ts";
+import { ROOT } from "../../tooling/lessons.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

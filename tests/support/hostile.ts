@@ -3,7 +3,7 @@
 // 标签让反例照样读得懂；现做也保证每次拿到的是新的（比如还没被别人 then 过的 Promise）。
 import fc from "fast-check";
 import { expect } from "vitest";
-import { type Msg, lessonNumber } from "./lessons.ts";
+import { type Msg, lessonNumber } from "../../tooling/lessons.ts";
 
 export type Hostile = { label: string; make: () => unknown };
 

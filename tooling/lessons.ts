@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe } from "vitest";
 
-export const ROOT = resolve(import.meta.dirname, "..", "..");
+export const ROOT = resolve(import.meta.dirname, "..");
 
 /** 仓库里已有的课的文件夹，按课号排好，如 ["s01_one_turn", "s02_tools", …]。 */
 export const LESSON_DIRS: string[] = readdirSync(ROOT)

@@ -1,5 +1,5 @@
 // Diff of two API reports (tests/api/sNN.json) and the one-line violation format.
-import type { ApiReport } from "./api/extract";
+import type { ApiReport } from "./extract";
 
 export type Change = { key: string; from: string; to: string | null }; // to = null: removed
 export type ReportDiff = { added: string[]; removed: Change[]; changed: Change[] };

@@ -3,7 +3,7 @@
 // Every violation is one readable line: `s05 → s06 R1: ProviderInput.tools removed`.
 import ts from "typescript";
 import { declarationsOf, type ApiReport } from "./api/extract";
-import { diffReports, formatViolation, isLiteralUnionGrowth, ownerOf, type Change } from "./apidiff";
+import { diffReports, formatViolation, isLiteralUnionGrowth, ownerOf, type Change } from "./api/diff";
 import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./constitution";
 
 export type Rule = "R1" | "R2" | "R6" | "R7" | "R8" | "U1" | "U2" | "dictionary" | "@since";

@@ -86,8 +86,8 @@ import { toString } from "mdast-util-to-string";
 import { gfm } from "micromark-extension-gfm";
 import ts from "typescript";
 import { z } from "zod";
-import { diffReports, isLiteralUnionGrowth, ownerOf } from "./apidiff";
-import { type CommandRunner, type RunResult, createCommandRunner } from "./support/demos.ts";
+import { diffReports, isLiteralUnionGrowth, ownerOf } from "./api/diff";
+import { type CommandRunner, type RunResult, createCommandRunner } from "./demos.ts";
 import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNameIn } from "./pi-index";
 
 export type { CommandRunner, RunResult };
@@ -1185,7 +1185,7 @@ function stringKeysDeep(value: unknown, depth = 0): string[] {
 
 /** U1_UPGRADES and DICTIONARY from tests/constitution.ts, when that module exists and has them. */
 async function readConstitution(root: string): Promise<{ upgrades?: { lesson: string; key: string }[]; dictionary: Map<string, string[]> }> {
-  const file = join(root, "tests", "constitution.ts");
+  const file = join(root, "tooling", "constitution.ts");
   const dictionary = new Map<string, string[]>();
   if (!existsSync(file)) return { dictionary };
   const mod: unknown = await import(pathToFileURL(file).href);

@@ -2,8 +2,8 @@
 // 像 Crafting Interpreters 每章都重跑前面所有章的测试：引入场景的那一课产出黄金轨迹（tests/golden/<id>.json），
 // 之后的每一课都得跑出同样的轨迹；确有不同，只能是 tests/differences.ts 里列出、写明原因的那几处。
 // 形状和运行方式见 tests/support/trace.ts。
-import { type Call, type Step, text, toolUse } from "./support/lessons.ts";
-import type { Scenario } from "./support/trace.ts";
+import { type Call, type Step, text, toolUse } from "./lessons.ts";
+import type { Scenario } from "./trace.ts";
 
 const call = (id: string, name: string, input: Record<string, unknown>): Call => ({ id, name, input });
 const start: Step = { type: "message_start" };

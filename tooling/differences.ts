@@ -1,7 +1,7 @@
 // 后面的课跑前面课的场景时，允许和黄金轨迹不同的地方——全部在这一张表里，每条写明原因。
 // 一条差异不是放行条：check 核对「不同」确实就是 what 说的那样，核对不过照样失败。
 // 表里的差异若在任何一课、任何场景上都没用到，tests/golden.test.ts 报它过时（和 U1 清单一样）。
-import type { Scenario, Trace, TraceRequest } from "./support/trace.ts";
+import type { Scenario, Trace, TraceRequest } from "./trace.ts";
 
 export type Difference = {
   id: string;

@@ -34,7 +34,7 @@ import { gfm } from "micromark-extension-gfm";
 import ts from "typescript";
 import { z } from "zod";
 import * as constitution from "./constitution.ts";
-import { LESSONS, ROOT, lessonDir, lessonNumber } from "./support/lessons.ts";
+import { LESSONS, ROOT, lessonDir, lessonNumber } from "./lessons.ts";
 
 // ── markdown ────────────────────────────────────────────────────────────────────────────────────────
 export function parseMarkdown(text: string): Root {
