@@ -3,7 +3,8 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, buildApiReports, lessonFiles, lessonIdOf, lessonSources, type ApiBuild } from "../tooling/api/extract";
+import { type ApiBuild, buildApiReports, lessonSources } from "../tooling/api/extract.ts";
+import { API_DIR, findLessons } from "../tooling/course.ts";
 import {
   checkAppendOnly,
   checkDictionary,
@@ -19,10 +20,11 @@ import {
   type Rule,
   type Sources,
   type Violation,
-} from "../tooling/rules";
+} from "../tooling/rules.ts";
 
-const files = lessonFiles();
-const ids = files.map(lessonIdOf);
+const lessons = findLessons();
+const files = lessons.map((l) => l.codePath);
+const ids = lessons.map((l) => l.id);
 const pairs = pairsOf(ids).map(([a, b]) => `${a} → ${b}`);
 let build: ApiBuild;
 let sources: Sources;
@@ -43,13 +45,13 @@ describe("type check: every lesson compiles under tsconfig.json", () => {
 
 describe("committed API reports (tests/api/sNN.json) are up to date", () => {
   it.each(ids)("tests/api/%s.json matches the lesson", (id) => {
-    const path = join(ROOT, "tests", "api", `${id}.json`);
+    const path = join(API_DIR, `${id}.json`);
     const committed: unknown = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : null;
     expect(committed, `tests/api/${id}.json is missing or stale: run \`npm run api\``).toEqual(build.reports[id]);
   });
 
   it("every report belongs to a lesson", () => {
-    const reports = readdirSync(join(ROOT, "tests", "api")).filter((f) => /^s\d{2}\.json$/.test(f));
+    const reports = readdirSync(API_DIR).filter((f) => /^s\d{2}\.json$/.test(f));
     expect(reports.map((f) => f.slice(0, 3)).filter((id) => !ids.includes(id))).toEqual([]);
   });
 });
@@ -111,7 +113,7 @@ describe("R6: no execution policy in the core", () => {
 });
 
 // ── fixtures: each case must be caught with its rule id and line ──
-const FIXTURES = join(ROOT, "tests", "fixtures", "constitution");
+const FIXTURES = join(import.meta.dirname, "fixtures", "constitution");
 const EXPECTED: Record<string, string[]> = {
   "r1-removed-field": ["s01 → s02 R1: ProviderInput.tools removed"],
   "r1-removed-union-member": ['s04 → s05 R1: StopReason|"toolUse" removed'],

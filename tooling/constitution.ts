@@ -1,8 +1,7 @@
 // The constitution's rules as DATA (EVOLUTION.md §1 U1/U2, §2 type dictionary, §3 lesson table).
-// Checked by tests/constitution.test.ts through tests/rules.ts. Keys and values are written exactly
-// as tests/api/extract.ts prints them (see tests/api/sNN.json).
-
-export const LESSONS = ["s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10", "s11", "s12"] as const;
+// Checked by tests/constitution.test.ts through tooling/rules.ts. Keys and values are written exactly
+// as tooling/api/extract.ts prints them (see tests/api/sNN.json).
+import { LESSONS } from "./course.ts";
 
 // ── U1: the only breaking changes allowed ─────────────────
 export type Upgrade = {

@@ -3,22 +3,15 @@
 // 结果经 vitest 的 provide/inject 交给要它的测试文件（tests/support/demo-runs.ts）。
 // 用 `node --import tsx 文件`，不经 tsx 命令行：省掉 tsx 为了转发信号多起的那一层，输出完全一样。
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { findLessons } from "./course.ts";
 
 export type RunResult = { ok: true; stdout: string } | { ok: false; error: string };
 /** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
 export type CommandRunner = (command: string) => Promise<RunResult>;
-
-/** `sNN_*\/code.ts` paths relative to root, in lesson order. */
-export function lessonCodeFiles(root: string): string[] {
-  return readdirSync(root)
-    .filter((name) => /^s\d\d_/.test(name) && existsSync(join(root, name, "code.ts")))
-    .sort()
-    .map((dir) => `${dir}/code.ts`);
-}
 
 /** A limiter: at most `limit` jobs at a time (default: one per CPU, at least two). */
 export function limitConcurrency(limit = Math.max(2, availableParallelism())): <T>(job: () => Promise<T>) => Promise<T> {
@@ -65,7 +58,7 @@ export function runTsx(root: string, file: string, args: readonly string[] = [],
 /** Every lesson's demo, run once, in parallel (one per CPU): `s03_stream/code.ts` → its result. */
 export async function runAllDemos(root: string): Promise<Record<string, RunResult>> {
   const limit = limitConcurrency();
-  const files = lessonCodeFiles(root);
+  const files = findLessons(root).map((l) => `${l.dir}/code.ts`);
   const results = await Promise.all(files.map((file) => limit(() => runTsx(root, file))));
   return Object.fromEntries(files.map((file, i) => [file, results[i] as RunResult]));
 }

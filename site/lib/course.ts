@@ -1,12 +1,12 @@
 // 从仓库读出课程：每课的文件夹、README（标题、格言、Pi 边界）、code.ts、提交的 API 报告。
-// 只用 node:fs——VitePress 的配置也引用它来排侧栏，不能拖进测试框架。
-import { readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+// 只用 node:fs 和 tooling/course.ts——VitePress 的配置也引用它来排侧栏，不能拖进测试框架。
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ApiReport, LESSON_DIRS, ROOT, readApiReports } from "../../tooling/course.ts";
 
-export const ROOT = resolve(import.meta.dirname, "..", "..");
+export { ROOT };
+export type { ApiReport };
 export const SITE = join(ROOT, "site");
-
-export type ApiReport = Record<string, string>;
 
 export type Lesson = {
   /** "s04" */
@@ -30,18 +30,12 @@ export type Lesson = {
   next: string | undefined;
 };
 
-/** 仓库里的课，按课号；和 tests/support/lessons.ts 认课的规则相同。 */
-export function lessonDirs(): string[] {
-  return readdirSync(ROOT)
-    .filter((name) => /^s\d\d_[a-z_]+$/.test(name))
-    .sort();
-}
-
 const stripQuote = (line: string | undefined): string => (line ?? "").replace(/^>\s?/, "").trim();
 
 export function loadCourse(): Lesson[] {
-  const dirs = lessonDirs();
+  const dirs = LESSON_DIRS;
   const ids = dirs.map((dir) => dir.slice(0, 3));
+  const reports = readApiReports();
   return dirs.map((dir, i) => {
     const id = ids[i];
     const readme = readFileSync(join(ROOT, dir, "README.md"), "utf8");
@@ -53,7 +47,8 @@ export function loadCourse(): Lesson[] {
     const quotes = lines.filter((l) => l.startsWith(">"));
     const motto = stripQuote(quotes[0]);
     const boundary = stripQuote(quotes.find((q) => q.includes("Pi 边界："))).replace(/^Pi 边界：/, "");
-    const apiText = readFileSync(join(ROOT, "tests", "api", `${id}.json`), "utf8");
+    const api = reports.get(id);
+    if (api === undefined) throw new Error(`tests/api/${id}.json is missing: run npm run gen:api`);
     return {
       id,
       dir,
@@ -64,7 +59,7 @@ export function loadCourse(): Lesson[] {
       boundary,
       readme,
       code: readFileSync(join(ROOT, dir, "code.ts"), "utf8"),
-      api: JSON.parse(apiText) as ApiReport,
+      api,
       prev: ids[i - 1],
       next: ids[i + 1],
     };

@@ -1,16 +1,14 @@
 // API report extractor: one TypeScript program over all lesson files → a flat, sorted
 // Record<key, text> per lesson (the key format is described in tests/api/README.md).
-// Pitfalls handled (see reference apidiff.md): NoTruncation, enclosing node undefined,
-// top-level unions sorted, declared type node for optional members, literal consts widened.
-import { existsSync, readdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+// Pitfalls handled: NoTruncation (long types are never cut with "..."), a declaration whose enclosing node is
+// undefined, top-level unions sorted (TypeScript orders them by type creation), the declared type node for
+// optional members (`x?: string` prints `string`, not `string | undefined`), literal consts widened.
+import { join, relative, resolve } from "node:path";
 import ts from "typescript";
+import { type ApiReport, ROOT, findLessons } from "../course.ts";
 
-export type ApiReport = Record<string, string>;
+export type { ApiReport };
 export type ApiBuild = { reports: Record<string, ApiReport>; diagnostics: Record<string, string[]> };
-
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const FORMAT =
   ts.TypeFormatFlags.NoTruncation |
@@ -18,13 +16,8 @@ const FORMAT =
   ts.TypeFormatFlags.WriteArrowStyleSignature;
 
 // ── lessons on disk ───────────────────────────────────────
-/** Every `sNN_*\/code.ts` under the repo root, in lesson order. */
-export function lessonFiles(root: string = ROOT): string[] {
-  return readdirSync(root)
-    .filter((name) => /^s\d{2}_/.test(name) && existsSync(join(root, name, "code.ts")))
-    .sort()
-    .map((name) => join(root, name, "code.ts"));
-}
+/** Every lesson's code.ts under the repo root, in lesson order. */
+const lessonFiles = (): string[] => findLessons().map((l) => l.codePath);
 
 /** `s03_stream/code.ts` → `s03`; fixtures are named `s03.ts`. */
 export function lessonIdOf(file: string): string {
