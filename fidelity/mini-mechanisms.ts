@@ -5,17 +5,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  type ExtensionApiLike,
-  importLesson,
-  type LessonModule,
-  lessonNumber,
-  makeAgent,
-  type Msg,
-  scriptedProvider,
-  type ToolLike,
-  type Tree,
-} from "../tooling/lessons.ts";
+import { type ExtensionApiLike, type LessonModule, type Msg, type ToolLike, type Tree, importLesson } from "../tooling/lesson.ts";
+import { lessonNumber } from "../tooling/course.ts";
+import { makeAgent, scriptedProvider } from "../tooling/agent.ts";
 import { normaliseMini, normaliseMiniRequest, type Observation } from "./compare.ts";
 import { type ExtensionSpec, HOST_READ, type MechanismScenario, type PackageSpec, type ProjectFiles, type TreeMessage } from "./mechanisms.ts";
 import { toSteps } from "./mini.ts";

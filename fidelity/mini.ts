@@ -1,7 +1,9 @@
 // 适配器（mini Pi 一侧）：把一个剧本交给某一课的 code.ts 跑一轮，拿回归一后的轨迹。
 // 拼 Agent、按剧本出事件的 provider 都复用行为测试的底座 tests/support/lessons.ts。
 
-import { importLesson, makeAgent, type Msg, scriptedProvider, type Hooks, type Input, type ProviderLike, type Step, type ToolLike } from "../tooling/lessons.ts";
+import { type Hooks, type Input, type Msg, type ProviderLike, type ToolLike, importLesson } from "../tooling/lesson.ts";
+import { makeAgent, scriptedProvider } from "../tooling/agent.ts";
+import type { Step } from "../tooling/script.ts";
 import { describeEntry, normaliseMini, normaliseMiniRequest, type Trace } from "./compare.ts";
 import { CALLER, callerLine, type Reply, type Scenario, toolOutput, watchHang } from "./scenarios.ts";
 

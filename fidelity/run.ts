@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LESSONS, lessonNumber, ROOT } from "../tooling/lessons.ts";
+import { LESSONS, ROOT, lessonNumber } from "../tooling/course.ts";
 import { compareCaller, compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type Trace } from "./compare.ts";
 import { DIFFERENCES, FACT_DIFFERENCES } from "./differences.ts";
 import { DOC_PATH, renderDoc } from "./doc.ts";

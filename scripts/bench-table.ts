@@ -18,7 +18,8 @@ import { pathToFileURL } from "node:url";
 import { alternate, median, ratios } from "../tooling/bench/compare.ts";
 import { loadPi, PI_VERSION } from "../tooling/bench/pi.ts";
 import { collectDeltas, miniSide, treeAppendAndPath, turnWithCallsInOneResponse, turnWithOneCallPerResponse, type WorkloadKind } from "../tooling/bench/workloads.ts";
-import { importLesson, type LessonModule, lessonDir, ROOT } from "../tooling/lessons.ts";
+import { type LessonModule, importLesson } from "../tooling/lesson.ts";
+import { ROOT, lessonDir } from "../tooling/course.ts";
 
 const args = process.argv.slice(2);
 const lesson = args.find((a) => /^s\d\d$/.test(a)) ?? process.env.BENCH_LESSON ?? "s12";

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { type ApiReport, buildApiReports } from "../tooling/api/extract";
 import { diffReports, isLiteralUnionGrowth, ownerOf } from "../tooling/api/diff";
 import { U1_UPGRADES } from "../tooling/constitution";
-import { LESSON_DIRS, ROOT } from "../tooling/lessons";
+import { LESSON_DIRS, ROOT } from "../tooling/course.ts";
 import { diffLines } from "../tooling/linediff";
 
 // ── 报告的键 → 读者写的 TypeScript ─────────────────────────

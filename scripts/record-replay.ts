@@ -2,7 +2,7 @@
 // site/replay/sNN.json。文件进版本库；tests/replay.test.ts 现录一遍和它比，课或场景一改，测试就提醒重录。
 import { join } from "node:path";
 import { recordReplay, replayLessons } from "../site/lib/record.ts";
-import { LESSONS, ROOT } from "../tooling/lessons.ts";
+import { LESSONS, ROOT } from "../tooling/course.ts";
 import { writeGeneratedJson } from "./generated.ts";
 
 const lessons = replayLessons(LESSONS);

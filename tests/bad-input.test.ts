@@ -2,27 +2,15 @@
 // 之前存下的消息一条不少，失败的安装不留半截（工具、命令、资料、扩展错误记录都和之前一样）。
 // 每行对「引入这种输入的那一课」及之后的每一课都跑。
 import { describe, expect, it } from "vitest";
-import {
-  type Call,
-  type Hooks,
-  type LessonModule,
-  type Msg,
-  type RuntimeEventLike,
-  type Step,
-  type TestAgent,
-  type ToolLike,
-  echoTool,
-  forLessonsFrom,
-  lessonNumber,
-  makeAgent,
-  scriptedProvider,
-  text,
-  toolUse,
-} from "../tooling/lessons.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../tooling/agent.ts";
+import { lessonNumber } from "../tooling/course.ts";
+import { has } from "../tooling/features.ts";
+import type { Hooks, LessonModule, Msg, RuntimeEventLike, TestAgent, ToolLike } from "../tooling/lesson.ts";
+import { type Step, assistant as a, call, delta, end, plainMessage, start, text, toolUse, toolResult as r, user as u } from "../tooling/script.ts";
+import { forLessonsFrom } from "./support/for-lessons.ts";
 
 type Harness = {
   id: string;
-  n: number;
   mod: LessonModule;
   /** 按这一课的零件拼 agent；剧本第 0 次回答固定是 text("ok")（给「先正常聊一轮」用）。 */
   agent(parts?: { responses?: Step[][]; tools?: ToolLike[]; hooks?: Hooks; trust?: "trusted" | "untrusted"; resources?: Resource[] }): Built;
@@ -42,13 +30,6 @@ type Row = {
   expected: unknown;
 };
 
-const call = (id: string, name: string, input: unknown): Call => ({ id, name, input: input as Record<string, unknown> });
-const start: Step = { type: "message_start" };
-const delta = (t: string): Step => ({ type: "text_delta", text: t });
-const end = (stopReason: string): Step => ({ type: "message_end", stopReason });
-const u = (content: string): Msg => ({ role: "user", content });
-const a = (content: string, stopReason = "stop"): Msg => ({ role: "assistant", content, stopReason });
-const r = (toolCallId: string, content: string): Msg => ({ role: "toolResult", toolCallId, content });
 
 /** 先正常聊一轮（"first" → "ok"），再把坏输入喂进第二轮；返回第二轮的回答和全部消息。 */
 async function secondTurn(h: Harness, hostile: Step[][], parts: { tools?: ToolLike[]; hooks?: Hooks } = {}): Promise<{ reply: Msg; messages: Msg[] }> {
@@ -546,7 +527,7 @@ const ROWS: Row[] = [
       const nothing = (): never => {
         throw Object.create(null);
       };
-      b.agent.provider = h.n < 3 ? { complete: async () => nothing() } : { stream: nothing };
+      b.agent.provider = !has(h.id, "stream") ? { complete: async () => nothing() } : { stream: nothing };
       const reply = await h.mod.runOneTurn(b.agent, "second");
       return { reply, messages: b.all() };
     },
@@ -705,7 +686,7 @@ const ROWS: Row[] = [
       };
       const b = h.agent({ tools: [echoTool("a").tool] });
       b.agent.provider =
-        h.n < 3
+        !has(h.id, "stream")
           ? { complete: async (input) => (answer(input), "ok") }
           : {
               async *stream(input) {
@@ -791,7 +772,7 @@ const ROWS: Row[] = [
         },
       };
       b.agent.output = broken;
-      if (h.n >= 10) b.agent.mode = new h.mod.PrintMode(broken);
+      if (has(h.id, "modes")) b.agent.mode = new h.mod.PrintMode(broken);
       const reply = await h.mod.runOneTurn(b.agent, "second");
       return { reply, messages: b.all() };
     },
@@ -973,22 +954,20 @@ const ROWS: Row[] = [
 
 // ── 跑表 ─────────────────────────────────────────────────
 function harness(id: string, mod: LessonModule): Harness {
-  const n = lessonNumber(id);
   return {
     id,
-    n,
     mod,
     agent(parts = {}) {
       const { provider } = scriptedProvider(id, (_input, k) => (parts.responses ?? [text("ok")])[k] ?? text("(script ended)"));
       const built = makeAgent(id, mod, { provider, tools: parts.tools, hooks: parts.hooks, trust: parts.trust, resources: parts.resources });
       const all = (): Msg[] => {
         const m = built.agent.state.messages;
-        return Array.isArray(m) ? m.map((x) => ({ ...x })) : m.allEntries().map(({ role, content, stopReason, toolCallId }) => clean({ role: role as Msg["role"], content, stopReason, toolCallId }));
+        return Array.isArray(m) ? m.map((x) => ({ ...x })) : m.allEntries().map(plainMessage);
       };
       const state = (): State => {
         const s: State = { messages: all() };
         if (built.agent.registry !== undefined) s.tools = built.agent.registry.getSpecs().map((t) => t.name);
-        if (built.agent.loader !== undefined) s.resources = built.agent.loader.load(n >= 11 ? "trusted" : undefined);
+        if (built.agent.loader !== undefined) s.resources = built.agent.loader.load(has(id, "trust") ? "trusted" : undefined);
         if (built.agent.runtime !== undefined) s.errors = [...built.agent.runtime.errors];
         return s;
       };
@@ -996,13 +975,6 @@ function harness(id: string, mod: LessonModule): Harness {
     },
   };
 }
-
-const clean = (m: Msg): Msg => {
-  const out: Msg = { role: m.role, content: m.content };
-  if (m.stopReason !== undefined) out.stopReason = m.stopReason;
-  if (m.toolCallId !== undefined) out.toolCallId = m.toolCallId;
-  return out;
-};
 
 describe("坏输入表", () => {
   it("每行 id 不重复", () => {

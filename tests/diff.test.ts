@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiLines, codeLines, declarationText, signatureText } from "../scripts/diff.ts";
-import { ROOT } from "../tooling/lessons.ts";
+import { ROOT } from "../tooling/course.ts";
 
 const dir = join(ROOT, "tests", "api");
 const reports = Object.fromEntries(

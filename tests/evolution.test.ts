@@ -8,7 +8,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../tooling/lessons.ts";
+import { ROOT } from "../tooling/course.ts";
 
 /** 一个节点里读者看得到的文字：代码块和行内代码取原文，其余取文字，标记本身（#、|、-、```、转义符）都不算。 */
 function textOf(node: Nodes): string {

@@ -1,19 +1,17 @@
-// 黄金轨迹：每个场景（tests/scenarios.ts）在引入它的那一课跑出的轨迹存在 tests/golden/<id>.json（npm run golden 重写）。
-// 引入它的那一课必须逐字复现；之后的每一课也必须复现——只有 tests/differences.ts 里列出、并且核对得上的差异除外。
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+// 黄金轨迹（R8.3 行为累积）：每个场景（tooling/scenarios/data.ts）在引入它的那一课跑出的轨迹存在 tests/golden/<id>.json
+// （npm run gen:golden 重写）。引入它的那一课必须逐字复现；之后的每一课也必须复现——只有 tooling/scenarios/differences.ts
+// 里列出、并且核对得上的差异除外。
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DIFFERENCES, differenceApplies } from "../tooling/differences.ts";
-import { SCENARIOS } from "../tooling/scenarios.ts";
-import { LESSONS, importLesson, lessonNumber } from "../tooling/lessons.ts";
-import { GOLDEN_DIR, type Trace, goldenPath, projectTrace, runScenario, scenarioNeeds } from "../tooling/trace.ts";
+import { LESSONS, lessonNumber } from "../tooling/course.ts";
+import { importLesson } from "../tooling/lesson.ts";
+import { SCENARIOS } from "../tooling/scenarios/data.ts";
+import { DIFFERENCES, differenceApplies } from "../tooling/scenarios/differences.ts";
+import { GOLDEN_DIR, readGolden } from "../tooling/scenarios/golden.ts";
+import { runScenario } from "../tooling/scenarios/run.ts";
+import { type Trace, projectTrace, scenarioNeeds } from "../tooling/scenarios/shape.ts";
 
 const used = new Map<string, number>(DIFFERENCES.map((d) => [d.id, 0]));
-
-const readGolden = (id: string): Trace => {
-  const file = goldenPath(id);
-  if (!existsSync(file)) throw new Error(`tests/golden/${id}.json is missing: run npm run golden`);
-  return JSON.parse(readFileSync(file, "utf8")) as Trace;
-};
 
 describe("场景数据", () => {
   it("id 不重复；since 不早于场景用到的零件；每课都有自己的演示场景", () => {
@@ -40,7 +38,7 @@ for (const scenario of SCENARIOS) {
         const golden = readGolden(scenario.id);
         const full = await runScenario(lesson, await importLesson(lesson), scenario);
         if (lesson === scenario.since) {
-          expect(full, "trace differs from tests/golden; if the change is intended, run npm run golden and review the diff").toEqual(golden);
+          expect(full, "trace differs from tests/golden; if the change is intended, run npm run gen:golden and review the diff").toEqual(golden);
           return;
         }
         const actual = projectTrace(full, scenario.since);
@@ -56,7 +54,7 @@ for (const scenario of SCENARIOS) {
           }
           const why =
             listed.length === 0
-              ? `${lesson} differs from ${scenario.since}'s golden trace in "${field}", and tests/differences.ts lists no difference for it`
+              ? `${lesson} differs from ${scenario.since}'s golden trace in "${field}", and tooling/scenarios/differences.ts lists no difference for it`
               : `${lesson} differs in "${field}"; listed difference(s) do not explain it: ${verdicts.map((v) => `${v.d.id}: ${v.problem}`).join("; ")}`;
           expect(actual[field], why).toEqual(golden[field]);
         }
@@ -68,6 +66,6 @@ for (const scenario of SCENARIOS) {
 describe("差异表", () => {
   it("每条差异都真的用上了（没有过时的条目）", () => {
     const stale = [...used].filter(([, n]) => n === 0).map(([id]) => id);
-    expect(stale, "stale entries in tests/differences.ts").toEqual([]);
+    expect(stale, "stale entries in tooling/scenarios/differences.ts").toEqual([]);
   });
 });

@@ -4,29 +4,11 @@
 // 运行次数：FC_NUM_RUNS（默认 150），整套性质测试在两三秒内跑完。
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import {
-  type Call,
-  type Event,
-  type Hooks,
-  type Input,
-  type LessonModule,
-  type Msg,
-  type ProviderLike,
-  type ExtensionApiLike,
-  type Runtime,
-  type RuntimeEventLike,
-  type Step,
-  type TestAgent,
-  type ToolLike,
-  echoTool,
-  forLessonsFrom,
-  lessonNumber,
-  makeAgent,
-  pushMessage,
-  scriptedProvider,
-  text,
-  toolUse,
-} from "../tooling/lessons.ts";
+import type { Call, Event, ExtensionApiLike, Hooks, Input, LessonModule, Msg, ProviderLike, Runtime, RuntimeEventLike, TestAgent, ToolLike } from "../tooling/lesson.ts";
+import { type Step, text, toolUse } from "../tooling/script.ts";
+import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../tooling/agent.ts";
+import { forLessonsFrom } from "./support/for-lessons.ts";
+import { type Feature, has } from "../tooling/features.ts";
 import { type Hostile, PROTOTYPE_KEYS, RETURNED, anyData, expectSoundHistory, makeQuietly, nameArb, returnedArb, settle, thrownArb } from "./support/hostile.ts";
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 150);
@@ -205,7 +187,7 @@ type Expected = {
 };
 
 function expectedRun(plan: Plan, lesson: string, userInput: string, maxTurns: number): Expected {
-  const hooksOn = lessonNumber(lesson) >= 5;
+  const hooksOn = has(lesson, "hooks");
   const messages: Expected["messages"] = [{ role: "user", content: userInput }];
   const before: number[] = [];
   for (let k = 0; k < maxTurns; k++) {
@@ -286,11 +268,11 @@ async function runPlan(id: string, mod: LessonModule, plan: Plan): Promise<LoopR
 const toolResultIds = (ms: { role: string; toolCallId?: string }[]): (string | undefined)[] =>
   ms.filter((m) => m.role === "toolResult").map((m) => m.toolCallId);
 
-forLessonsFrom("s04", (id, load) => {
+forLessonsFrom("toolLoop", (id, load) => {
   it(
     "任意 provider 行为：不抛错；请求数 ≤ maxTurns；执行的调用（D4/D19）每个恰好一条带其 toolCallId 的结果，没执行的一条都没有；" +
       "以合法 stopReason 的助手消息收尾；provider 每次看到的正是当时已存的历史" +
-      (lessonNumber(id) >= 9 ? "；每条存下的消息一个 message 事件，最后一个 done（D11）" : ""),
+      (has(id, "extensions") ? "；每条存下的消息一个 message 事件，最后一个 done（D11）" : ""),
     async () => {
       const mod = await load();
       await fc.assert(
@@ -306,7 +288,7 @@ forLessonsFrom("s04", (id, load) => {
           for (const [k, count] of expected.before.entries()) {
             expect(inputs[k].messages, `request ${k} sees the history stored so far`).toEqual(actual.slice(0, count).map(providerForm));
           }
-          if (lessonNumber(id) >= 9) {
+          if (has(id, "extensions")) {
             expect(events, "runtime events").toEqual([...actual.slice(1).map((m) => ({ type: "message", content: m.content })), { type: "done" }]);
           }
         }),
@@ -340,7 +322,7 @@ const treeOpArb: fc.Arbitrary<TreeOp> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("nope", "e0", "", "E1", "e1 ", "__proto__", "toString").map((id) => ({ op: "moveToUnknown" as const, id })) },
 );
 
-forLessonsFrom("s07", (_id, load) => {
+forLessonsFrom("sessionTree", (_id, load) => {
   it("任意 append / moveTo 序列：currentPath 总是从根到叶子的一条链；一个节点都不丢；id 不重复；moveTo 未知 id 报错且树不变", async () => {
     const mod = await load();
     await fc.assert(
@@ -393,7 +375,7 @@ const BOUNDARY_RUNS = { numRuns: Math.max(20, Math.round(NUM_RUNS / 3)), seed: S
 
 /** 一个只说 "ok" 的 provider：s01–s02 用 complete，之后用 stream。 */
 function okProvider(id: string, reply = "ok"): ProviderLike {
-  if (lessonNumber(id) < 3) return { complete: async () => reply };
+  if (!has(id, "stream")) return { complete: async () => reply };
   return {
     async *stream() {
       yield { type: "message_start" };
@@ -405,12 +387,11 @@ function okProvider(id: string, reply = "ok"): ProviderLike {
 
 /** 换上正常的零件，再跑一轮普通对话：必须成功，并且恰好在历史末尾多出这一问一答。 */
 async function ordinaryTurnAfter(id: string, mod: LessonModule, agent: TestAgent, messages: () => Msg[]): Promise<void> {
-  const n = lessonNumber(id);
   const lines: string[] = [];
   agent.provider = okProvider(id, "after ok");
   agent.output = { log: (line) => void lines.push(line) };
-  if (n >= 8) agent.loader = new mod.ResourceLoader([]);
-  if (n >= 10) agent.mode = new mod.PrintMode(agent.output);
+  if (has(id, "resources")) agent.loader = new mod.ResourceLoader([]);
+  if (has(id, "modes")) agent.mode = new mod.PrintMode(agent.output);
   const before = messages().length;
   const reply = await mod.runOneTurn(agent, "after");
   expect(reply, "the ordinary turn afterwards").toEqual({ role: "assistant", content: "after ok", stopReason: "stop" });
@@ -435,21 +416,21 @@ function watchUnhandled(): { stop: () => unknown[] } {
 // ── 第 1 类：抛出任何值都能被描述（s01 起，每道边界） ──────────
 type Boundary = "provider" | "provider mid-stream" | "output" | "handler" | "beforeToolCall" | "afterToolCall" | "loader" | "extension" | "listener" | "command" | "render";
 const boundariesOf = (id: string): Boundary[] => {
-  const n = lessonNumber(id);
-  const all: [Boundary, number][] = [
-    ["provider", 1],
-    ["output", 1],
-    ["provider mid-stream", 3],
-    ["handler", 4],
-    ["beforeToolCall", 5],
-    ["afterToolCall", 5],
-    ["loader", 8],
-    ["extension", 9],
-    ["listener", 9],
-    ["command", 9],
-    ["render", 10],
+  // 每道边界随哪个零件出现；没写零件的从第一课起就有
+  const all: [Boundary, Feature | undefined][] = [
+    ["provider", undefined],
+    ["output", undefined],
+    ["provider mid-stream", "stream"],
+    ["handler", "toolLoop"],
+    ["beforeToolCall", "hooks"],
+    ["afterToolCall", "hooks"],
+    ["loader", "resources"],
+    ["extension", "extensions"],
+    ["listener", "extensions"],
+    ["command", "extensions"],
+    ["render", "modes"],
   ];
-  return all.filter(([, since]) => n >= since).map(([b]) => b);
+  return all.filter(([, feature]) => feature === undefined || has(id, feature)).map(([b]) => b);
 };
 
 forLessonsFrom("s01", (id, load) => {
@@ -458,7 +439,7 @@ forLessonsFrom("s01", (id, load) => {
     await fc.assert(
       fc.property(returnedArb, (h) => {
         expect(typeof mod.describeError(makeQuietly(h))).toBe("string");
-        if (lessonNumber(id) >= 3) expect(typeof mod.describeValue(makeQuietly(h))).toBe("string");
+        if (has(id, "stream")) expect(typeof mod.describeValue(makeQuietly(h))).toBe("string");
       }),
       params,
     );
@@ -466,7 +447,6 @@ forLessonsFrom("s01", (id, load) => {
 
   it(`第 1 类：在任何一道边界（${boundariesOf(id).join("、")}）抛出任何值，这一轮都照常结束，错误写成文字，之后照常`, async () => {
     const mod = await load();
-    const n = lessonNumber(id);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...boundariesOf(id)), thrownArb, async (boundary, h) => {
         const throwIt = (): never => {
@@ -481,7 +461,7 @@ forLessonsFrom("s01", (id, load) => {
           },
         };
         let provider: ProviderLike;
-        if (boundary === "provider") provider = n < 3 ? { complete: async () => throwIt() } : { stream: () => throwIt() };
+        if (boundary === "provider") provider = !has(id, "stream") ? { complete: async () => throwIt() } : { stream: () => throwIt() };
         else if (boundary === "provider mid-stream") {
           provider = {
             async *stream() {
@@ -491,16 +471,16 @@ forLessonsFrom("s01", (id, load) => {
             },
           };
         } else {
-          provider = scriptedProvider(id, (_input, k) => (n >= 4 && k === 0 ? toolUse("", { id: "c1", name: "a", input: { text: "x" } }) : text("done"))).provider;
+          provider = scriptedProvider(id, (_input, k) => (has(id, "toolLoop") && k === 0 ? toolUse("", { id: "c1", name: "a", input: { text: "x" } }) : text("done"))).provider;
         }
         const hooks: Hooks = {
           beforeToolCall: () => (boundary === "beforeToolCall" ? throwIt() : { type: "allow" }),
           afterToolCall: (_c, r) => (boundary === "afterToolCall" ? throwIt() : r),
         };
-        const { agent, messages } = makeAgent(id, mod, { provider, tools: n >= 2 ? [tool] : [], hooks });
+        const { agent, messages } = makeAgent(id, mod, { provider, tools: has(id, "tools") ? [tool] : [], hooks });
         if (boundary === "output") {
           agent.output = { log: throwIt };
-          if (n >= 10) agent.mode = new mod.PrintMode(agent.output);
+          if (has(id, "modes")) agent.mode = new mod.PrintMode(agent.output);
         }
         if (boundary === "render") agent.mode = { render: throwIt };
         if (boundary === "loader") agent.loader = { load: throwIt };
@@ -583,9 +563,8 @@ const genEvent = (label: string, make: () => unknown, kind: GenEvent["kind"], ex
   ({ label, make, kind, ...extra, [fc.toStringMethod]: () => `${kind} ${label}` }) as GenEvent;
 
 function eventArb(id: string): fc.Arbitrary<GenEvent> {
-  const n = lessonNumber(id);
-  const legal = n >= 4 ? ["stop", "toolUse", "error"] : ["stop", "error"];
-  const types = n >= 4 ? ["message_start", "text_delta", "message_end", "tool_call"] : ["message_start", "text_delta", "message_end"];
+  const legal = has(id, "toolLoop") ? ["stop", "toolUse", "error"] : ["stop", "error"];
+  const types = has(id, "toolLoop") ? ["message_start", "text_delta", "message_end", "tool_call"] : ["message_start", "text_delta", "message_end"];
   const nullProtoOf = (o: Record<string, unknown>): object => Object.assign(Object.create(null) as object, o);
   const notString = anyData.filter((h) => typeof makeQuietly(h) !== "string");
   const valid = fc.oneof(
@@ -593,7 +572,7 @@ function eventArb(id: string): fc.Arbitrary<GenEvent> {
     str.map((t) => genEvent(`text_delta ${JSON.stringify(t)}`, () => ({ type: "text_delta", text: t }), "valid", { text: t })),
     str.map((t) => genEvent(`null-prototype text_delta ${JSON.stringify(t)}`, () => nullProtoOf({ type: "text_delta", text: t }), "valid", { text: t })),
     str.map((t) => genEvent(`text_delta with extra keys`, () => ({ type: "text_delta", text: t, index: 3, extra: { x: 1 } }), "valid", { text: t })),
-    ...(n >= 4 ? [fc.tuple(fc.nat(999), str).map(([k, t]) => genEvent(`tool_call echo(${JSON.stringify(t)})`, () => ({ type: "tool_call", call: { id: `t${k}`, name: "echo", input: { text: t } } }), "valid", { call: { id: `t${k}`, text: t } }))] : []),
+    ...(has(id, "toolLoop") ? [fc.tuple(fc.nat(999), str).map(([k, t]) => genEvent(`tool_call echo(${JSON.stringify(t)})`, () => ({ type: "tool_call", call: { id: `t${k}`, name: "echo", input: { text: t } } }), "valid", { call: { id: `t${k}`, text: t } }))] : []),
   );
   const end = fc.constantFrom(...legal).map((stop) => genEvent(`message_end ${stop}`, () => ({ type: "message_end", stopReason: stop }), "valid", { stop }));
   const badStop = fc
@@ -640,7 +619,6 @@ function eventArb(id: string): fc.Arbitrary<GenEvent> {
 
 /** 一串事件：完全随机的，或者一条像样的回答（文字、s04 起带几个调用、以合法的 stopReason 收尾），可能在随便哪个位置混进一个坏事件。 */
 function eventsArb(id: string): fc.Arbitrary<GenEvent[]> {
-  const n = lessonNumber(id);
   const any = eventArb(id);
   const bad = any.filter((e) => e.kind !== "valid");
   const delta = str.map((t) => genEvent(`text_delta ${JSON.stringify(t)}`, () => ({ type: "text_delta", text: t }), "valid", { text: t }));
@@ -649,8 +627,8 @@ function eventsArb(id: string): fc.Arbitrary<GenEvent[]> {
   const answer = fc
     .tuple(
       fc.array(delta, { maxLength: 3 }),
-      n >= 4 ? fc.array(str, { maxLength: 3 }) : fc.constant([] as string[]),
-      fc.constantFrom(...(n >= 4 ? ["toolUse", "toolUse", "stop", "error"] : ["stop", "error"])),
+      has(id, "toolLoop") ? fc.array(str, { maxLength: 3 }) : fc.constant([] as string[]),
+      fc.constantFrom(...(has(id, "toolLoop") ? ["toolUse", "toolUse", "stop", "error"] : ["stop", "error"])),
       fc.option(fc.tuple(bad, fc.nat()), { nil: undefined }),
       fc.array(any, { maxLength: 2 }),
     )
@@ -668,10 +646,9 @@ function eventsArb(id: string): fc.Arbitrary<GenEvent[]> {
   return fc.oneof(fc.array(any, { maxLength: 8 }), answer);
 }
 
-forLessonsFrom("s03", (id, load) => {
+forLessonsFrom("stream", (id, load) => {
   it("第 2 类：任意事件序列（含坏事件、乱序、读一下就抛错的事件）：坏事件让这条回答以出错收尾并写明收到了什么；只有合法的 toolUse 回答里的调用才执行", async () => {
     const mod = await load();
-    const n = lessonNumber(id);
     await fc.assert(
       fc.asyncProperty(eventsArb(id), fc.boolean(), async (events, tamper) => {
         // 调用 id 在一次回答里不重复（重复的 id 是另一回事，这里不考）
@@ -690,7 +667,7 @@ forLessonsFrom("s03", (id, load) => {
           }
           else yield* [{ type: "message_start" }, { type: "text_delta", text: "done" }, { type: "message_end", stopReason: "stop" }] as Event[];
         };
-        const { agent, messages } = makeAgent(id, mod, { provider, tools: n >= 4 ? [echoTool("echo").tool] : [] });
+        const { agent, messages } = makeAgent(id, mod, { provider, tools: has(id, "toolLoop") ? [echoTool("echo").tool] : [] });
         const reply = await mod.runOneTurn(agent, "go");
 
         // 预期：照剧本走一遍，不看课的代码
@@ -757,7 +734,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // ── 第 3 类：工具契约在运行时也算数（s04 起） ───────────────────
 // ToolHandler 同步、回文字（D27）：回了别的（数字、对象、undefined、Promise……）就是一条 "error: tool "x" returned …, expected a string"，
 // 它要是个会 reject 的 Promise，失败也被接住；以后每一轮都不受影响。参数嵌得再深也只是一条参数错误。
-forLessonsFrom("s04", (id, load) => {
+forLessonsFrom("toolLoop", (id, load) => {
   it("第 3 类：handler 回任何值：文字原样是结果，别的变成一条说清楚的错误结果；没有没人接的 reject；之后照常", async () => {
     const mod = await load();
     await fc.assert(
@@ -811,7 +788,7 @@ forLessonsFrom("s04", (id, load) => {
             : 'error: invalid arguments for tool "echo": argument "text" is missing; unexpected argument "extra"',
         ]);
         expect(echo.calls).toEqual([]);
-        if (lessonNumber(id) < 10) expect(lines.some((l) => l.startsWith("  → echo("))).toBe(true);
+        if (!has(id, "modes")) expect(lines.some((l) => l.startsWith("  → echo("))).toBe(true);
         await ordinaryTurnAfter(id, mod, agent, messages);
       }),
       { ...BOUNDARY_RUNS, numRuns: Math.min(BOUNDARY_RUNS.numRuns, 20) },
@@ -856,7 +833,7 @@ const decisionArb: fc.Arbitrary<Hostile & { verdict: Verdict }> = fc.oneof(
   anyData.map((h) => verdict(h.label, h.make, plainVerdict(makeQuietly(h)))),
 );
 
-forLessonsFrom("s05", (id, load) => {
+forLessonsFrom("hooks", (id, load) => {
   it("第 4 类：beforeToolCall / afterToolCall 回任何值：只有像样的 allow 才执行；结果永远带模型给的 id；没有没人接的 reject；之后照常", async () => {
     const mod = await load();
     await fc.assert(
@@ -984,7 +961,6 @@ function mutate(input: Input, m: Mutation): void {
 forLessonsFrom("s01", (id, load) => {
   it("第 5 类：provider 随便改它收到的输入：这一轮后面的请求、下一轮的请求、历史、registry 里的工具都和它什么都没改时一样", async () => {
     const mod = await load();
-    const n = lessonNumber(id);
     // 同一个剧本跑两遍：一遍 provider 每次都改输入，一遍不改；provider 看到的输入（改之前记下）、历史、工具都必须一样
     const runOnce = async (mutations: Mutation[][]): Promise<unknown> => {
       const seen: Input[] = [];
@@ -993,18 +969,18 @@ forLessonsFrom("s01", (id, load) => {
         seen.push(structuredClone(input));
         const mine = k++;
         for (const m of mutations[mine % Math.max(1, mutations.length)] ?? []) mutate(input, m);
-        if (n >= 4 && mine % 3 !== 2) return toolUse("", { id: `c${mine}`, name: "echo", input: { text: `x${mine}` } });
+        if (has(id, "toolLoop") && mine % 3 !== 2) return toolUse("", { id: `c${mine}`, name: "echo", input: { text: `x${mine}` } });
         return text(`answer ${mine}`);
       };
       const provider: ProviderLike =
-        n < 3
+        !has(id, "stream")
           ? { complete: async (input) => answer(input).flatMap((s) => (s.type === "text_delta" ? [s.text] : [])).join("") }
           : {
               async *stream(input) {
                 yield* answer(input) as Event[];
               },
             };
-      const { agent, messages } = makeAgent(id, mod, { provider, tools: n >= 2 ? [echoTool("echo").tool, echoTool("pair", ["a", "b"]).tool] : [] });
+      const { agent, messages } = makeAgent(id, mod, { provider, tools: has(id, "tools") ? [echoTool("echo").tool, echoTool("pair", ["a", "b"]).tool] : [] });
       await mod.runOneTurn(agent, "one");
       await mod.runOneTurn(agent, "two");
       expectSoundHistory(id, messages());
@@ -1021,10 +997,9 @@ forLessonsFrom("s01", (id, load) => {
 });
 
 // ── 第 6 类：按不可信的名字查东西，摸不到 Object.prototype（s02 起） ──
-forLessonsFrom("s02", (id, load) => {
+forLessonsFrom("tools", (id, load) => {
   it("第 6 类：任意名字（含 __proto__、constructor、toString）：演示工具的路径、工具名、模型名、命令名、包里的名字，要么查到自己的，要么是清楚的「没有」", async () => {
     const mod = await load();
-    const n = lessonNumber(id);
     await fc.assert(
       fc.asyncProperty(nameArb, async (name) => {
         // 演示工具：路径是模型给的
@@ -1037,7 +1012,7 @@ forLessonsFrom("s02", (id, load) => {
           out = error instanceof Error ? error.message : "?";
         }
         expect(out).toBe(known ? mod.DEMO_FILES[name] : `no such file: ${name}`);
-        if (n < 4) return;
+        if (!has(id, "toolLoop")) return;
 
         // 工具名：registry 里只有 echo
         const { provider } = scriptedProvider(id, (_i, k) => (k === 0 ? toolUse("", { id: "c1", name, input: { text: "x" } }) : text("done")));
@@ -1046,7 +1021,7 @@ forLessonsFrom("s02", (id, load) => {
         expect(built.messages().filter((m) => m.role === "toolResult").map((m) => m.content)).toEqual([name === "echo" ? "echo:x" : `error: unknown tool "${name}"`]);
         expectSoundHistory(id, built.messages());
 
-        if (n >= 6) {
+        if (has(id, "model")) {
           // 模型名：providers 只有自己的键才算
           const { agent } = makeAgent(id, mod, { provider: okProvider(id, "default") });
           agent.providers = { special: okProvider(id, "special") };
@@ -1055,12 +1030,12 @@ forLessonsFrom("s02", (id, load) => {
           const reply = await mod.runOneTurn(agent, "go");
           expect(reply.content).toBe(Object.hasOwn(agent.providers, name) ? `own ${name}` : "default");
         }
-        if (n >= 9) {
+        if (has(id, "extensions")) {
           const { agent } = makeAgent(id, mod, { provider: okProvider(id) });
           agent.runtime?.use((api) => api.registerCommand({ name: "known", run: () => "ran" }));
           expect(agent.runtime?.runCommand(name)).toBe(name === "known" ? "ran" : `error: unknown command "${name}"`);
         }
-        if (n >= 12) {
+        if (has(id, "packages")) {
           // 包：工具、命令、技能都用这个名字；要么整包装上、名字都查得到，要么整包拒绝、什么都没变
           const { agent } = makeAgent(id, mod, { provider: okProvider(id) });
           const before = JSON.stringify([agent.registry?.getSpecs(), agent.loader?.load("trusted"), agent.packages]);
@@ -1086,7 +1061,7 @@ forLessonsFrom("s02", (id, load) => {
 });
 
 // ── 第 7 类：一轮前后调用的一切都在 R4 里面（s08 起的 loader；抛错的情形见第 1 类） ──
-forLessonsFrom("s08", (id, load) => {
+forLessonsFrom("resources", (id, load) => {
   it("第 7 类：loader.load() 交回任何东西：要么这一轮照常，要么以 \"error: could not start the turn: …\" 收尾；之后照常", async () => {
     const mod = await load();
     await fc.assert(
@@ -1245,7 +1220,7 @@ function buildExt(plan: ExtPlan, label: string, runtime: Runtime, heard: string[
   return ext;
 }
 
-forLessonsFrom("s09", (id, load) => {
+forLessonsFrom("extensions", (id, load) => {
   it("第 8 类：任意扩展（坏工具、重名、嵌套 use、抛任意值、回任意值、async）：use() 从不抛错；每个扩展要么整个装上，要么一样不留并记一条错", async () => {
     const mod = await load();
     await fc.assert(
@@ -1290,7 +1265,6 @@ const tick = async (k: number): Promise<void> => {
 forLessonsFrom("s01", (id, load) => {
   it("第 9 类：任意时刻发起的几轮对话（含工具里、监听里再发起的）：历史从不交错；没跑的那几次拿到一条说明，什么都不存；之后照常", async () => {
     const mod = await load();
-    const n = lessonNumber(id);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat(12), { minLength: 2, maxLength: 4 }), fc.nat(4), fc.boolean(), async (starts, slowness, reenter) => {
         // provider 每个事件前都让出几次，一轮要跨好些微任务；s04 起每轮先调一次工具
@@ -1305,10 +1279,10 @@ forLessonsFrom("s01", (id, load) => {
         };
         const answer = (input: Input): Step[] => {
           const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
-          return n >= 4 && input.messages.at(-1)?.role === "user" ? toolUse("", { id: `c-${question}`, name: "t", input: {} }) : text(`re ${question}`);
+          return has(id, "toolLoop") && input.messages.at(-1)?.role === "user" ? toolUse("", { id: `c-${question}`, name: "t", input: {} }) : text(`re ${question}`);
         };
         const provider: ProviderLike =
-          n < 3
+          !has(id, "stream")
             ? {
                 complete: async (input) => {
                   await tick(slowness);
@@ -1323,7 +1297,7 @@ forLessonsFrom("s01", (id, load) => {
                   }
                 },
               };
-        const { agent, messages } = makeAgent(id, mod, { provider, tools: n >= 2 ? [tool] : [] });
+        const { agent, messages } = makeAgent(id, mod, { provider, tools: has(id, "tools") ? [tool] : [] });
         agentRef = agent;
         if (reenter) agent.runtime?.use((api) => api.on("message", () => void nested.push(mod.runOneTurn(agent, "from a listener"))));
         const replies = await Promise.all(
@@ -1358,10 +1332,9 @@ forLessonsFrom("s01", (id, load) => {
 
 // ── 第 10 类：监听改不了运行模式打印的东西（s10 起；s09 起别的监听也看不到改动） ──
 type EventEdit = "content" | "type" | "delete content" | "null prototype" | "extra field" | "freeze";
-forLessonsFrom("s09", (id, load) => {
-  it("第 10 类：监听随便改它收到的事件：别的监听收到的还是原样" + (lessonNumber(id) >= 10 ? "，运行模式打印的也还是原样" : ""), async () => {
+forLessonsFrom("extensions", (id, load) => {
+  it("第 10 类：监听随便改它收到的事件：别的监听收到的还是原样" + (has(id, "modes") ? "，运行模式打印的也还是原样" : ""), async () => {
     const mod = await load();
-    const n = lessonNumber(id);
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.constantFrom<EventEdit>("content", "type", "delete content", "null prototype", "extra field", "freeze"), { minLength: 1, maxLength: 3 }),
@@ -1371,7 +1344,7 @@ forLessonsFrom("s09", (id, load) => {
           const out: string[] = [];
           const output = { log: (line: string) => void out.push(line) };
           const { agent, messages } = makeAgent(id, mod, { provider, tools: [echoTool("echo").tool] });
-          if (n >= 10) agent.mode = modeKind === "json" ? new mod.JsonMode(output) : new mod.PrintMode(output);
+          if (has(id, "modes")) agent.mode = modeKind === "json" ? new mod.JsonMode(output) : new mod.PrintMode(output);
           const seen: RuntimeEventLike[] = [];
           agent.runtime?.use((api) => {
             const vandal = (e: RuntimeEventLike): void => {
@@ -1395,7 +1368,7 @@ forLessonsFrom("s09", (id, load) => {
           await mod.runOneTurn(agent, "go");
           const events: RuntimeEventLike[] = [...messages().slice(1).map((m) => ({ type: "message" as const, content: m.content })), { type: "done" }];
           expect(seen, "later listeners see the events as the loop sent them").toEqual(events);
-          if (n >= 10) {
+          if (has(id, "modes")) {
             const expected: string[] = [];
             const fresh = modeKind === "json" ? new mod.JsonMode({ log: (l) => void expected.push(l) }) : new mod.PrintMode({ log: (l) => void expected.push(l) });
             fresh.render(events);

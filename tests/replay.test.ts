@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordReplay, replayLessons } from "../site/lib/record.ts";
-import { LESSONS, ROOT } from "../tooling/lessons.ts";
+import { LESSONS, ROOT } from "../tooling/course.ts";
 
 const DIR = join(ROOT, "site", "replay");
 const lessons = replayLessons(LESSONS);

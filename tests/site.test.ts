@@ -18,7 +18,7 @@ import { lessonPage } from "../site/lib/pages.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { pickEncoding } from "../site/server.ts";
-import { LESSONS } from "../tooling/lessons.ts";
+import { LESSONS } from "../tooling/course.ts";
 
 const lessons = loadCourse();
 

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LESSONS, ROOT, lessonDir } from "../tooling/lessons.ts";
+import { LESSONS, ROOT, lessonDir } from "../tooling/course.ts";
 import {
   checkDiagram,
   checkGlossary,

@@ -34,7 +34,7 @@ import { gfm } from "micromark-extension-gfm";
 import ts from "typescript";
 import { z } from "zod";
 import * as constitution from "./constitution.ts";
-import { LESSONS, ROOT, lessonDir, lessonNumber } from "./lessons.ts";
+import { LESSONS, ROOT, lessonDir, lessonNumber } from "./course.ts";
 
 // ── markdown ────────────────────────────────────────────────────────────────────────────────────────
 export function parseMarkdown(text: string): Root {

@@ -4,7 +4,7 @@
 //   --solution  同样的检查用在这一课自己的 code.ts 上（证明检查本身是对的）
 import { existsSync, watch } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { ROOT, lessonDir } from "../../tooling/lessons.ts";
+import { ROOT, lessonDir } from "../../tooling/course.ts";
 import { runChecks } from "./checks.ts";
 import { practiceFile, readArgs } from "./lesson-arg.ts";
 import { formatReport } from "./report.ts";

@@ -13,8 +13,9 @@ import { z } from "zod";
 import { buildFileReport } from "../../tooling/api/extract.ts";
 import { checkTryIt, contextFor, loadProject } from "../../tooling/docs.ts";
 import { resolveCommand } from "../../tooling/demos.ts";
-import { LESSON_FILE_ENV, ROOT, lessonDir, lessonNumber } from "../../tooling/lessons.ts";
-import type { Trace } from "../../tooling/trace.ts";
+import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
+import { ROOT, lessonDir, lessonNumber } from "../../tooling/course.ts";
+import type { Trace } from "../../tooling/scenarios/shape.ts";
 import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, testLines, todoLines, traceLines } from "./explain.ts";
 import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
 

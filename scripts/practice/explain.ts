@@ -1,6 +1,6 @@
 // 把检查的失败说成学习者的话：还没写的空白（TODO）、类型错误指到哪一行、API 少了或变了哪些声明、
 // 黄金轨迹第一处不同在哪一步、测试期望什么实际得到什么。不贴 vitest 的原始输出。
-import type { Trace, TraceMsg, TraceRequest } from "../../tooling/trace.ts";
+import type { Trace, TraceMsg, TraceRequest } from "../../tooling/scenarios/shape.ts";
 import type { ErrorInfo } from "./reporter.ts";
 
 /** 空白处抛出的那句话：`TODO s04: 写出 runEventedToolLoop —— 见 …`。 */

@@ -3,7 +3,7 @@
 // 证明练习真的在检查东西，不是只要文件能跑就算过。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, lessonDir } from "../../tooling/lessons.ts";
+import { ROOT, lessonDir } from "../../tooling/course.ts";
 
 export type Mistake = {
   lesson: string;

@@ -2,7 +2,7 @@
 // 由学习者自己补上，再用 npm run check -- s04 检查。已有的练习文件绝不覆盖；--reset 才重新生成（旧的留一份 .bak）。
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
-import { ROOT } from "../../tooling/lessons.ts";
+import { ROOT } from "../../tooling/course.ts";
 import { practiceFile, readArgs } from "./lesson-arg.ts";
 import { makePractice } from "./stub.ts";
 

@@ -1,6 +1,6 @@
 // check 的中文报告：每项检查一行（✓ 过了、✗ 没过、· 没跑），然后是第一个没过的地方，最后告诉学习者下一步。
 import { relative } from "node:path";
-import { LESSONS, ROOT, lessonNumber } from "../../tooling/lessons.ts";
+import { LESSONS, ROOT, lessonNumber } from "../../tooling/course.ts";
 import type { Outcome } from "./checks.ts";
 
 const MARK = { pass: "✓", fail: "✗", skip: "·" } as const;

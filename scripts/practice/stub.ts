@@ -10,7 +10,7 @@ import ts from "typescript";
 import { buildFileReport } from "../../tooling/api/extract.ts";
 import { diffLines } from "../../tooling/linediff.ts";
 import { sectionFor } from "./readme.ts";
-import { LESSONS, ROOT, lessonDir, lessonNumber } from "../../tooling/lessons.ts";
+import { LESSONS, ROOT, lessonDir, lessonNumber } from "../../tooling/course.ts";
 
 /** 练习文件里的一处空白：学习者要写的地方。 */
 export type Stub = {

@@ -7,31 +7,12 @@
 // runOneTurn 等入口都会先记一笔再转给课里原来的实现。课的代码一行不改。
 // 包装必须是透明的：recordReplay 会把同一个场景不包装再跑一遍，两份轨迹不一样就报错。
 import { isDeepStrictEqual } from "node:util";
-import { SCENARIOS } from "../../tooling/scenarios.ts";
-import {
-  type Call,
-  type Event,
-  type ExtensionApiLike,
-  type Hooks,
-  type Input,
-  type LessonModule,
-  type Msg,
-  type ProviderLike,
-  type Registry,
-  type RuntimeEventLike,
-  type TestAgent,
-  type ToolLike,
-  type Tree,
-  importLesson,
-  lessonNumber,
-} from "../../tooling/lessons.ts";
-import { type Scenario, runScenario } from "../../tooling/trace.ts";
+import { demoScenarios } from "../../tooling/scenarios/data.ts";
+import { type Call, type Event, type ExtensionApiLike, type Hooks, type Input, type LessonModule, type Msg, type ProviderLike, type Registry, type RuntimeEventLike, type TestAgent, type ToolLike, type Tree, importLesson } from "../../tooling/lesson.ts";
+import { lessonNumber } from "../../tooling/course.ts";
+import { runScenario } from "../../tooling/scenarios/run.ts";
+import type { Scenario } from "../../tooling/scenarios/shape.ts";
 import type { Replay, ReplayEntry, ReplayStep, StepKind } from "./replay-types.ts";
-
-/** 一课的演示场景：id 以 `sNN-demo` 开头、由这一课引入的场景，按表里的顺序。 */
-export function demoScenarios(lesson: string): Scenario[] {
-  return SCENARIOS.filter((s) => s.since === lesson && s.id.startsWith(`${lesson}-demo`));
-}
 
 const clip = (text: string, max = 120): string => {
   const one = text.replace(/\n/g, "⏎");
@@ -650,7 +631,7 @@ export async function recordReplay(lesson: string): Promise<Replay> {
 }
 
 /** 有演示场景的课，按课号。 */
-export function replayLessons(lessons: string[]): string[] {
+export function replayLessons(lessons: readonly string[]): string[] {
   return lessons.filter((id) => demoScenarios(id).length > 0);
 }
 

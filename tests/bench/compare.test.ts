@@ -1,7 +1,7 @@
 // npm run bench 的对照表靠得住的前提：两边干的是同一件事、交替计时真的交替、比值算得对。
 // 这些在 npm test 里跑（小规模，几毫秒）；Pi 没装（fidelity/node_modules）时，只跑不需要 Pi 的那几条。
 import { describe, expect, it } from "vitest";
-import { importLesson } from "../../tooling/lessons.ts";
+import { importLesson } from "../../tooling/lesson.ts";
 import { alternate, median, ratios } from "../../tooling/bench/compare.ts";
 import { loadPi } from "../../tooling/bench/pi.ts";
 import { type ComparedRun, miniSide, SCRIPT, type WorkloadKind } from "../../tooling/bench/workloads.ts";

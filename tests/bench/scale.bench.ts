@@ -2,7 +2,7 @@
 // 逐规模的「每项耗时」表由 scripts/bench-table.ts 打印，更容易一眼看出是不是线性增长。
 // 默认量最终版 s12；BENCH_LESSON=s07 之类可以换一课。`npm test`（vitest run）不会收这个文件：bench 只在 bench 模式下跑。
 import { bench, describe } from "vitest";
-import { importLesson } from "../../tooling/lessons.ts";
+import { importLesson } from "../../tooling/lesson.ts";
 import { collectDeltas, treeAppendAndPath, turnWithCallsInOneResponse, turnWithOneCallPerResponse } from "../../tooling/bench/workloads.ts";
 
 const lesson = process.env.BENCH_LESSON ?? "s12";

@@ -15,7 +15,7 @@ import { MISTAKES, mistakenCode } from "../../scripts/practice/mistakes.ts";
 import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/readme.ts";
 import { formatReport } from "../../scripts/practice/report.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
-import { LESSONS, ROOT, lessonDir } from "../../tooling/lessons.ts";
+import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
 
 const run = promisify(execFile);
 /** 证明用的文件放在 .tmp/ 下（不进版本库），不碰学习者自己的 practice/。 */

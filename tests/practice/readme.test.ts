@@ -10,8 +10,8 @@ import { parseLesson } from "../../scripts/practice/lesson-arg.ts";
 import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/readme.ts";
 import { formatReport } from "../../scripts/practice/report.ts";
 import { makePractice, stubSource } from "../../scripts/practice/stub.ts";
-import { LESSONS, ROOT, lessonDir } from "../../tooling/lessons.ts";
-import type { Trace } from "../../tooling/trace.ts";
+import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import type { Trace } from "../../tooling/scenarios/shape.ts";
 
 const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
 

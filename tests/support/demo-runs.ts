@@ -1,7 +1,7 @@
 // 测试文件里拿演示输出：globalSetup（tests/support/global-setup.ts）跑过的就直接用，没跑过（比如换了配置）就现跑一遍。
 import { inject } from "vitest";
 import { type RunResult, runAllDemos } from "../../tooling/demos.ts";
-import { ROOT, lessonDir } from "../../tooling/lessons.ts";
+import { ROOT, lessonDir } from "../../tooling/course.ts";
 
 let fallback: Promise<Record<string, RunResult>> | undefined;
 

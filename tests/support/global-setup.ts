@@ -3,7 +3,7 @@
 // `vitest bench` 用不到演示，不跑。
 import type { TestProject } from "vitest/node";
 import { type RunResult, runAllDemos } from "../../tooling/demos.ts";
-import { ROOT } from "../../tooling/lessons.ts";
+import { ROOT } from "../../tooling/course.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -3,7 +3,8 @@
 // 标签让反例照样读得懂；现做也保证每次拿到的是新的（比如还没被别人 then 过的 Promise）。
 import fc from "fast-check";
 import { expect } from "vitest";
-import { type Msg, lessonNumber } from "../../tooling/lessons.ts";
+import type { Msg } from "../../tooling/lesson.ts";
+import { has } from "../../tooling/features.ts";
 
 export type Hostile = { label: string; make: () => unknown };
 
@@ -158,7 +159,7 @@ export const nameArb: fc.Arbitrary<string> = fc.oneof(
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 // ── 历史健全：每个性质都要的那几条 ─────────────────────────
-const stopReasonsOf = (id: string): string[] => (lessonNumber(id) >= 4 ? ["stop", "toolUse", "error"] : ["stop", "error"]);
+const stopReasonsOf = (id: string): string[] => (has(id, "toolLoop") ? ["stop", "toolUse", "error"] : ["stop", "error"]);
 
 /**
  * 历史健全：每条消息的 content 是字符串；助手消息的 stopReason 是这一课的合法值；工具结果带字符串 toolCallId，

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT } from "../lessons.ts";
+import { ROOT } from "../course.ts";
 import { type ComparedRun, SCRIPT, type Side } from "./workloads.ts";
 
 export const PI_VERSION = "1.6.0";

@@ -1,15 +1,9 @@
 // 每一课的场景，写成数据：它的演示（main() 里做的事），和它的测试在意的情形。
 // 像 Crafting Interpreters 每章都重跑前面所有章的测试：引入场景的那一课产出黄金轨迹（tests/golden/<id>.json），
-// 之后的每一课都得跑出同样的轨迹；确有不同，只能是 tests/differences.ts 里列出、写明原因的那几处。
-// 形状和运行方式见 tests/support/trace.ts。
-import { type Call, type Step, text, toolUse } from "./lessons.ts";
-import type { Scenario } from "./trace.ts";
-
-const call = (id: string, name: string, input: Record<string, unknown>): Call => ({ id, name, input });
-const start: Step = { type: "message_start" };
-const delta = (t: string): Step => ({ type: "text_delta", text: t });
-const end = (stopReason: string): Step => ({ type: "message_end", stopReason });
-const toolCall = (c: Call): Step => ({ type: "tool_call", call: c });
+// 之后的每一课都得跑出同样的轨迹；确有不同，只能是 tooling/scenarios/differences.ts 里列出、写明原因的那几处。
+// 形状见 tooling/scenarios/shape.ts，运行见 tooling/scenarios/run.ts。
+import { type Step, call, delta, end, start, text, toolCall, toolUse } from "../script.ts";
+import type { Scenario } from "./shape.ts";
 
 export const SCENARIOS: Scenario[] = [
   // ── s01 ──────────────────────────────────────────────────
@@ -490,3 +484,6 @@ export const SCENARIOS: Scenario[] = [
     ],
   },
 ];
+
+/** 一课的演示场景：id 以 `sNN-demo` 开头、由这一课引入的场景，按表里的顺序（和 main() 做的事一样）。 */
+export const demoScenarios = (lesson: string): Scenario[] => SCENARIOS.filter((s) => s.since === lesson && s.id.startsWith(`${lesson}-demo`));

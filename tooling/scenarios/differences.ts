@@ -1,13 +1,15 @@
 // 后面的课跑前面课的场景时，允许和黄金轨迹不同的地方——全部在这一张表里，每条写明原因。
 // 一条差异不是放行条：check 核对「不同」确实就是 what 说的那样，核对不过照样失败。
 // 表里的差异若在任何一课、任何场景上都没用到，tests/golden.test.ts 报它过时（和 U1 清单一样）。
-import type { Scenario, Trace, TraceRequest } from "./trace.ts";
+import { lessonNumber } from "../course.ts";
+import { lessonOf } from "../features.ts";
+import type { Scenario, Trace, TraceRequest } from "./shape.ts";
 
 export type Difference = {
   id: string;
-  /** 从哪一课起（含）。 */
+  /** 从哪一课起（含）：课号，或者一个零件（引入它的那一课，见 tooling/features.ts）。 */
   from: string;
-  /** 涉及的场景：场景 id 列表，或「在某课之前引入的全部场景」。 */
+  /** 涉及的场景：场景 id 列表，或「在某课（或某个零件）之前引入的全部场景」。 */
   scenarios: string[] | { introducedBefore: string };
   /** 轨迹里哪个字段可以不同。 */
   fields: (keyof Trace)[];
@@ -44,8 +46,8 @@ const turnStarts = (requests: TraceRequest[]): boolean[] => requests.map((r) => 
 export const DIFFERENCES: Difference[] = [
   {
     id: "output-via-mode",
-    from: "s10",
-    scenarios: { introducedBefore: "s10" },
+    from: "modes",
+    scenarios: { introducedBefore: "modes" },
     fields: ["output"],
     what: "core 不再逐条写 `assistant: …` / `  → 调用` / `  ← 结果`；默认的 PrintMode 每轮只写一行最终回答",
     reason: "D12：s10 起 core 把一轮的事件交给 agent.mode.render，Output 只由运行模式写",
@@ -73,7 +75,7 @@ export const DIFFERENCES: Difference[] = [
   },
   {
     id: "snapshot-tools",
-    from: "s06",
+    from: "snapshot",
     scenarios: ["s04-mid-turn-register"],
     fields: ["requests"],
     what: "一轮之内新登记的工具不再出现在这一轮后面的请求里，下一轮开头才出现",
@@ -97,5 +99,5 @@ export const DIFFERENCES: Difference[] = [
 ];
 
 export const differenceApplies = (d: Difference, scenario: Scenario, lesson: string): boolean =>
-  lesson >= d.from &&
-  (Array.isArray(d.scenarios) ? d.scenarios.includes(scenario.id) : scenario.since < d.scenarios.introducedBefore);
+  lessonNumber(lesson) >= lessonNumber(lessonOf(d.from)) &&
+  (Array.isArray(d.scenarios) ? d.scenarios.includes(scenario.id) : lessonNumber(scenario.since) < lessonNumber(lessonOf(d.scenarios.introducedBefore)));
