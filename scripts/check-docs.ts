@@ -1,16 +1,17 @@
 /**
- * Check lesson READMEs against EVOLUTION.md §6 — the same checks as tests/docs.test.ts, for README writers.
+ * npm run check:docs — the lesson READMEs against EVOLUTION.md §6, the same checks as tests/docs.test.ts, for README writers.
  *
- *   npx tsx scripts/check-docs.ts s03          one lesson
- *   npx tsx scripts/check-docs.ts s03 s04      several
- *   npx tsx scripts/check-docs.ts              every lesson folder (README_PENDING is ignored here)
+ *   npm run check:docs -- s03          one lesson
+ *   npm run check:docs -- s03 s04      several
+ *   npm run check:docs                 every lesson folder
  *
  * Prints one violation per line (or "sNN README: ok") and exits 1 when there is any violation.
- * The rules a README must follow are listed at the top of tests/docs.ts.
+ * What a README must do to pass each rule is written at the top of its module in tooling/docs/.
  */
-import { checkLesson, loadProject } from "../tooling/docs";
+import { loadProject } from "../tooling/docs/context.ts";
+import { checkLesson } from "../tooling/docs/index.ts";
 
-const project = await loadProject();
+const project = loadProject();
 const wanted = process.argv.slice(2).map((a) => /^s\d\d/.exec(a)?.[0] ?? a);
 const ids = wanted.length > 0 ? wanted : project.lessons.map((l) => l.id);
 

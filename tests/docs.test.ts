@@ -1,34 +1,27 @@
 // Lesson READMEs against EVOLUTION.md §6 (template, 试一下, 接入主线, ghost nouns, 词汇纪律, Pi trace,
-// banned phrases, code excerpts). The checks live in tests/docs.ts; every check is also run on broken fixtures
-// (tests/fixtures/docs/bad/*.md) to prove it can fail. One lesson by hand: npx tsx scripts/check-docs.ts s03
+// banned phrases, code excerpts). The checks live in tooling/docs/, one module per rule; every check is also run on
+// broken fixtures (tests/fixtures/docs/bad/*.md) to prove it can fail. One lesson by hand: npm run check:docs -- s03
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  CHECKS,
-  README_PENDING,
-  ROOT,
-  checkBannedPhrases,
-  checkCodeExcerpts,
-  checkGhostNouns,
-  checkLesson,
-  checkMainline,
-  checkPiFiles,
-  checkReadme,
-  checkVocabulary,
-  contextFor,
-  loadProject,
-  tryItCommands,
-  type DocsContext,
-} from "../tooling/docs";
-import { demoRuns } from "./support/demo-runs.ts";
+import { ROOT } from "../tooling/course.ts";
 import { type CommandRunner, createCommandRunner, resolveCommand } from "../tooling/demos.ts";
+import { checkBannedPhrases } from "../tooling/docs/banned.ts";
+import { type DocsContext, contextFor, loadProject } from "../tooling/docs/context.ts";
+import { checkCodeExcerpts } from "../tooling/docs/excerpts.ts";
+import { checkGhostNouns } from "../tooling/docs/ghost-nouns.ts";
+import { CHECKS, checkLesson, checkReadme } from "../tooling/docs/index.ts";
+import { checkMainline } from "../tooling/docs/mainline.ts";
+import { checkPiFiles } from "../tooling/docs/pi-files.ts";
+import { tryItCommands } from "../tooling/docs/try-it.ts";
+import { checkVocabulary } from "../tooling/docs/vocabulary.ts";
+import { demoRuns } from "./support/demo-runs.ts";
 
 // The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
-const project = await loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });
+const project = loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });
 
 describe("lesson READMEs (EVOLUTION.md §6)", () => {
-  const checked = project.lessons.filter((l) => !README_PENDING.includes(l.id) && existsSync(l.readmePath));
+  const checked = project.lessons.filter((l) => existsSync(l.readmePath));
 
   // Start every 试一下 command at once (each distinct command runs once; the checks await the cache).
   beforeAll(async () => {
@@ -37,11 +30,6 @@ describe("lesson READMEs (EVOLUTION.md §6)", () => {
   }, 120_000);
 
   for (const lesson of project.lessons) {
-    if (README_PENDING.includes(lesson.id)) {
-      const note = existsSync(lesson.readmePath) ? `README.md exists — remove ${lesson.id} from README_PENDING to check it` : "README not written yet";
-      it.skip(`${lesson.id} README (pending: ${note})`, () => {});
-      continue;
-    }
     if (!existsSync(lesson.readmePath)) {
       it(`${lesson.id} README`, () => {
         expect.fail(`${lesson.id} README: missing`);
@@ -67,7 +55,7 @@ const FIXTURES = join(ROOT, "tests", "fixtures", "docs");
 const FIXTURE_OUTPUT = "hello,world\n（共 2 段）\n";
 const fakeRun: CommandRunner = async (command) =>
   command === "npm run s03" ? { ok: true, stdout: FIXTURE_OUTPUT } : { ok: false, error: `the fixture runner only knows npm run s03, not ${command}` };
-const fixtures = await loadProject({ root: FIXTURES, apiDir: join(FIXTURES, "api"), run: fakeRun, useConstitution: false });
+const fixtures = loadProject({ root: FIXTURES, apiDir: join(FIXTURES, "api"), run: fakeRun, useConstitution: false });
 const fixtureLesson = fixtures.lessons.find((l) => l.id === "s03");
 if (!fixtureLesson) throw new Error("tests/fixtures/docs/s03_fixture/code.ts is missing");
 const fixtureCtx: DocsContext = contextFor(fixtures, fixtureLesson);

@@ -4,11 +4,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Nodes, Root, RootContent } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../tooling/course.ts";
+import { parseMarkdown } from "../tooling/markdown.ts";
 
 /** 一个节点里读者看得到的文字：代码块和行内代码取原文，其余取文字，标记本身（#、|、-、```、转义符）都不算。 */
 function textOf(node: Nodes): string {
@@ -43,7 +41,7 @@ function seedWords(seed: string): string {
 }
 
 export function renderedWords(markdown: string): string {
-  const root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const root = parseMarkdown(markdown);
   return squeeze(constitutionBlocks(root).map((node) => textOf(node)).join("\n"));
 }
 
@@ -56,7 +54,7 @@ describe("EVOLUTION.md 渲染成 Markdown，宪法原文一字未改", () => {
   });
 
   it("原文的表格成了表格，字典和模板在代码块里（不是一段段纯文本或真标题）", () => {
-    const root = fromMarkdown(project, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+    const root = parseMarkdown(project);
     const blocks = constitutionBlocks(root);
     expect(blocks.filter((node) => node.type === "table")).toHaveLength(4);
     const code = blocks.filter((node) => node.type === "code").map((node) => textOf(node));

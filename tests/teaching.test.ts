@@ -1,24 +1,17 @@
-// The teaching checks of tests/teaching.ts on the real course (GLOSSARY.md, each lesson README, the root README's
+// The teaching checks of tooling/teaching/ on the real course (GLOSSARY.md, each lesson README, the root README's
 // chain), and on the broken fixtures in tests/fixtures/teaching/, each of which must be caught with the message shown.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LESSONS, ROOT, lessonDir } from "../tooling/course.ts";
-import {
-  checkDiagram,
-  checkGlossary,
-  checkGlossaryLinks,
-  checkRootChain,
-  citedCodes,
-  glossaryAnchors,
-  lessonReadme,
-  projectVocabulary,
-  readText,
-} from "../tooling/teaching.ts";
+import { courseVocabulary } from "../tooling/names.ts";
+import { checkRootChain } from "../tooling/teaching/chain.ts";
+import { checkDiagram } from "../tooling/teaching/diagram.ts";
+import { checkGlossary, checkGlossaryLinks, citedCodes, glossaryAnchors, lessonReadme, readText } from "../tooling/teaching/glossary.ts";
 
 const glossary = readText("GLOSSARY.md");
 const anchors = glossaryAnchors(glossary).ids;
-const vocab = projectVocabulary();
+const vocab = courseVocabulary();
 const finalCode = readText(`${lessonDir(LESSONS.at(-1) ?? "s12")}/code.ts`);
 
 describe("术语表 GLOSSARY.md", () => {

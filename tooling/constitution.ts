@@ -3,6 +3,27 @@
 // as tooling/api/extract.ts prints them (see tests/api/sNN.json).
 import { LESSONS } from "./course.ts";
 
+// ── §3 lesson table ──────────────────────────────────────
+/**
+ * EVOLUTION.md §3 "本节新增零件" as names, per lesson. Always part of the later-lesson vocabulary
+ * (tooling/names.ts, together with the API reports and the DICTIONARY below). These names are
+ * flagged even when the lesson's code happens to use the same word (e.g. a local `run`).
+ */
+export const LESSON_NAMES: Readonly<Record<string, readonly string[]>> = {
+  s01: ["AgentState", "UserMessage", "AssistantMessage", "AgentMessage", "StopReason", "ProviderMessage", "ProviderInput", "Provider", "runOneTurn", "Output"],
+  s02: ["ToolSpec", "ToolHandler", "Tool", "ToolRegistry", "register", "getSpecs", "buildProviderInput"],
+  s03: ["stream", "ProviderEvent", "collectAssistantMessage", "message_start", "text_delta", "message_end"],
+  s04: ["ToolCall", "ToolResultMessage", "tool_call", "toolUse", "run", "runEventedToolLoop", "maxTurns"],
+  s05: ["ToolHooks", "beforeToolCall", "afterToolCall", "BeforeToolCallResult", "executeToolCall"],
+  s06: ["TurnSnapshot", "createTurnSnapshot", "model"],
+  s07: ["SessionTree", "SessionEntry", "append", "moveTo", "currentPath", "allEntries", "parentId"],
+  s08: ["ContextResource", "ResourceLoader", "load", "buildSystemPrompt", "systemPrompt"],
+  s09: ["Extension", "ExtensionAPI", "ExtensionRuntime", "Command", "RuntimeEvent", "registerTool", "registerCommand"],
+  s10: ["RuntimeMode", "PrintMode", "JsonMode", "render"],
+  s11: ["ProjectTrust", "trust"],
+  s12: ["PackageManifest", "Package", "LoadedPackage", "loadPackage", "pick"],
+};
+
 // ── U1: the only breaking changes allowed ─────────────────
 export type Upgrade = {
   lesson: string;

@@ -2,9 +2,10 @@
 // The real-lesson tests and the fixture tests call the same functions.
 // Every violation is one readable line: `s05 → s06 R1: ProviderInput.tools removed`.
 import ts from "typescript";
-import { declarationsOf, type ApiReport } from "./api/extract";
-import { diffReports, formatViolation, isLiteralUnionGrowth, ownerOf, type Change } from "./api/diff";
-import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./constitution";
+import { declarationsOf, type ApiReport } from "./api/extract.ts";
+import { breakingChanges, diffReports, formatViolation, type Change } from "./api/diff.ts";
+import { ownerOf } from "./api/keys.ts";
+import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./constitution.ts";
 
 export type Rule = "R1" | "R2" | "R6" | "R7" | "R8" | "U1" | "U2" | "dictionary" | "@since";
 export type Violation = { rule: Rule; lesson: string; line: string };
@@ -24,14 +25,6 @@ export function pairsOf(ids: string[]): [string, string][] {
 /** U1 entries that belong to the step prev → next. */
 const upgradesIn = (prev: string, next: string, upgrades: Upgrade[]) =>
   upgrades.filter((u) => u.lesson > prev && u.lesson <= next);
-
-/** Breaking changes of one step: removed or changed keys, minus literal unions that only grew. */
-function breakingChanges(prev: ApiReport, next: ApiReport): Change[] {
-  const { removed, changed } = diffReports(prev, next);
-  return [...removed, ...changed].filter(
-    (c) => !isTagKey(c.key) && !(c.to !== null && isLiteralUnionGrowth(c.from, c.to)),
-  );
-}
 
 const matches = (u: Upgrade, c: Change) => u.key === c.key && u.from === c.from && u.to === c.to;
 

@@ -1,6 +1,6 @@
 // 练习模式读课的 README：空白处的提示指向讲它的那一小节，「自己写一遍」小节里的命令和输出拿出来核对。
 import type { Code, Nodes, RootContent } from "mdast";
-import { parseMarkdown, partsOf } from "../../tooling/teaching.ts";
+import { parseReadme, partsOf } from "../../tooling/markdown.ts";
 
 const textOf = (node: Nodes): string => ("value" in node ? node.value : "children" in node ? node.children.map(textOf).join("") : "");
 
@@ -24,7 +24,7 @@ const trees = new Map<string, ReturnType<typeof partsOf>>();
 function split(readme: string, h2: string): Part[] {
   let tree = trees.get(readme);
   if (tree === undefined) {
-    tree = partsOf(parseMarkdown(readme));
+    tree = partsOf(parseReadme(readme));
     trees.set(readme, tree);
   }
   const section = tree.find((p) => p.name === h2);

@@ -319,7 +319,7 @@ function render(id: string, dir: string, cur: string, readme: string, edits: Edi
   return { id, dir, text, stubs };
 }
 
-/** 类型检查和 API 报告：和学习者的文件走同一个检查（tests/api/extract.ts）。 */
+/** 类型检查和 API 报告：和学习者的文件走同一个检查（tooling/api/extract.ts）。 */
 function verify(id: string, text: string): { line: number; text: string }[] {
   const { report, diagnostics } = buildFileReport(join(ROOT, ".tmp", "practice-gen", lessonDir(id), "code.ts"), text);
   const problems = diagnostics.map((d) => ({ line: Number(/:(\d+):\d+ /.exec(d)?.[1] ?? 0), text: d }));

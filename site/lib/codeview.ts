@@ -3,7 +3,8 @@
 // 哪些行是新的，由 scripts/linediff.ts（npm run diff 用的同一个行差异）对比上一课的 code.ts 得出；
 // 折叠起来的那段里有哪些声明、各来自哪一课，读的是声明上的 @since 标签。
 import { diffLines } from "../../tooling/linediff.ts";
-import { type Change, diffReports, isLiteralUnionGrowth, ownerOf } from "../../tooling/api/diff.ts";
+import { type Change, diffReports, isLiteralUnionGrowth } from "../../tooling/api/diff.ts";
+import { ownerOf } from "../../tooling/api/keys.ts";
 import { U1_UPGRADES } from "../../tooling/constitution.ts";
 import type { ApiReport, Lesson } from "./course.ts";
 import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";

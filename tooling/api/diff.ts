@@ -1,5 +1,6 @@
-// Diff of two API reports (tests/api/sNN.json) and the one-line violation format.
-import type { ApiReport } from "./extract";
+// Diff of two API reports (tests/api/sNN.json) and the one-line violation format: the one place that computes it
+// (the constitution rules, the docs checks, npm run diff and the web reader all call these).
+import type { ApiReport } from "../course.ts";
 
 export type Change = { key: string; from: string; to: string | null }; // to = null: removed
 export type ReportDiff = { added: string[]; removed: Change[]; changed: Change[] };
@@ -22,11 +23,6 @@ export function formatViolation(prev: string, next: string, rule: string, change
   return `${prev} → ${next} ${rule}: ${change.key} ${what}${note ? ` ${note}` : ""}`;
 }
 
-/** The declaration a key belongs to: `ProviderEvent[type="x"].text` → `ProviderEvent`. */
-export function ownerOf(key: string): string {
-  return /^[^.#|[@(= ]+/.exec(key)?.[0] ?? key;
-}
-
 /** `: "a" | "b"` → {prefix ": ", literals}; null when the text is not a union of ≥ 2 string literals. */
 function literalUnion(text: string): { prefix: string; literals: string[] } | null {
   const m = /^((?:readonly )?\??: )?(.*)$/.exec(text);
@@ -40,4 +36,10 @@ export function isLiteralUnionGrowth(from: string, to: string): boolean {
   const a = literalUnion(from);
   const b = literalUnion(to);
   return a !== null && b !== null && a.prefix === b.prefix && a.literals.every((l) => b.literals.includes(l));
+}
+
+/** Breaking changes of one step: removed or changed keys (tag keys aside), minus literal unions that only grew. */
+export function breakingChanges(prev: ApiReport, next: ApiReport): Change[] {
+  const { removed, changed } = diffReports(prev, next);
+  return [...removed, ...changed].filter((c) => !c.key.includes("@") && !(c.to !== null && isLiteralUnionGrowth(c.from, c.to)));
 }

@@ -1,0 +1,51 @@
+/**
+ * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线), plus README code
+ * excerpts against code.ts and Pi citations against Pi 1.6.0. One module per rule, each opening with what a README
+ * writer must do to pass it: template.ts, try-it.ts, mainline.ts, ghost-nouns.ts, vocabulary.ts, pi-trace.ts,
+ * pi-files.ts, excerpts.ts, banned.ts.
+ *
+ * Every check is a function `(lessonId, readmeText, context) => string[]` (the 试一下 check is async because it
+ * runs commands through the injected `context.run`). Real READMEs and the fixtures under tests/fixtures/docs/ go
+ * through the same functions (context.ts loads either). Messages always start with `sNN README …`.
+ * The README is read as a Markdown syntax tree (tooling/markdown.ts); names in it as spans.ts says.
+ * Check one lesson by hand: `npm run check:docs -- s03`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { checkBannedPhrases } from "./banned.ts";
+import { type CheckFn, type DocsContext, type Project, type ProjectOptions, contextFor, loadProject } from "./context.ts";
+import { checkCodeExcerpts } from "./excerpts.ts";
+import { checkGhostNouns } from "./ghost-nouns.ts";
+import { checkMainline } from "./mainline.ts";
+import { checkPiFiles } from "./pi-files.ts";
+import { checkPiTrace } from "./pi-trace.ts";
+import { checkTemplate } from "./template.ts";
+import { checkTryIt } from "./try-it.ts";
+import { checkVocabulary } from "./vocabulary.ts";
+
+export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
+  { rule: "模板 (§6.2)", check: checkTemplate },
+  { rule: "试一下 is real", check: checkTryIt },
+  { rule: "接入主线 agrees with the API diff (§6.4)", check: checkMainline },
+  { rule: "no ghost nouns", check: checkGhostNouns },
+  { rule: "词汇纪律 (R-写⑤)", check: checkVocabulary },
+  { rule: "Pi 源码溯源 exists in Pi 1.6.0", check: checkPiTrace },
+  { rule: "Pi names are defined in the cited Pi file", check: checkPiFiles },
+  { rule: "代码片段 matches code.ts", check: checkCodeExcerpts },
+  { rule: "banned phrases (R-写④)", check: checkBannedPhrases },
+];
+
+/** Every check's violations, keyed by rule. */
+export async function checkReadme(lessonId: string, readme: string, ctx: DocsContext): Promise<Map<string, string[]>> {
+  const results = await Promise.all(CHECKS.map(async ({ rule, check }) => [rule, await check(lessonId, readme, ctx)] as const));
+  return new Map(results);
+}
+
+/** Violations of one lesson's README (`sNN README: missing` when there is none). For scripts/check-docs.ts. */
+export async function checkLesson(id: string, options: ProjectOptions = {}, project?: Project): Promise<string[]> {
+  const p = project ?? loadProject(options);
+  const lesson = p.lessons.find((l) => l.id === id);
+  if (!lesson) return [`${id} README: no lesson folder ${id}_*/code.ts`];
+  if (!existsSync(lesson.readmePath)) return [`${id} README: missing`];
+  const results = await checkReadme(id, readFileSync(lesson.readmePath, "utf8"), contextFor(p, lesson));
+  return [...results.values()].flat();
+}
