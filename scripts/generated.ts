@@ -1,4 +1,4 @@
-// 生成文件（黄金轨迹、网页回放）的共同写法：一个文件夹里的一组 JSON，只在内容变了时才写，
+// 生成文件（API 报告、黄金轨迹、网页回放）的共同写法：一个文件夹里的一组 JSON，只在内容变了时才写，
 // 多出来的旧文件删掉，每处变化打印一行，评审时一眼看到改了什么。
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";

@@ -1,4 +1,4 @@
-// 回放的数据形状：scripts/record-replay.ts 写进 site/replay/sNN.json，网页的 Replay 组件读它。
+// 回放的数据形状：npm run gen:replay（scripts/record-replay.ts）写进 site/replay/sNN.json，网页的 Replay 组件读它。
 // 这个文件只有类型，Vue 组件和 Node 脚本都能引用。
 
 /** 一步是什么。 */
@@ -52,7 +52,7 @@ export type ReplayStep = {
 };
 
 export type ReplayRun = {
-  /** tests/scenarios.ts 里的场景 id。 */
+  /** tooling/scenarios/data.ts 里的场景 id。 */
   id: string;
   about: string;
   /** 这段演示开头装好的零件，一行一个。 */
