@@ -28,7 +28,8 @@ export type Entry = (
   at?: number;
 };
 
-export type Trace = Entry[];
+/** 归一后的一条轨迹（Pi 和 mini 两边同一种写法）。不是黄金轨迹（tooling/scenarios/shape.ts 的 Trace，记的是一课自己跑出的一切）。 */
+export type FidelityTrace = Entry[];
 
 // ── Pi 一侧：按结构写的 Pi 消息形状（和 @earendil-works/pi-ai 的 Message 兼容，但不引用它） ──
 export type PiBlock = { type: string; text?: string; id?: string };
@@ -41,7 +42,7 @@ export type PiMessageLike =
 const blockText = (content: string | PiBlock[]): string =>
   typeof content === "string" ? content : content.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join("");
 
-export function normalisePi(messages: readonly PiMessageLike[]): Trace {
+export function normalisePi(messages: readonly PiMessageLike[]): FidelityTrace {
   return messages.map((m): Entry => {
     switch (m.role) {
       case "system":
@@ -65,7 +66,7 @@ export function normalisePi(messages: readonly PiMessageLike[]): Trace {
 }
 
 /** 发给模型的请求里没有 stopReason（课程的 ProviderMessage 不带它，API 也用不上），Pi 这边也不比。 */
-export function asRequest(trace: Trace): Trace {
+export function asRequest(trace: FidelityTrace): FidelityTrace {
   return trace.map((e) => (e.role === "assistant" ? { role: "assistant", stopReason: "-", text: e.text, calls: e.calls } : e));
 }
 
@@ -78,7 +79,7 @@ const ERROR_PREFIX = "error: ";
  * calls[k] 是第 k 次请求时 provider 发出的调用 id，对应第 k 条助手消息。达到 maxTurns 时追加的那条助手消息
  * 没有对应的请求，它的调用就是空的。
  */
-export function normaliseMini(messages: readonly MiniMessageLike[], calls: readonly string[][]): Trace {
+export function normaliseMini(messages: readonly MiniMessageLike[], calls: readonly string[][]): FidelityTrace {
   let assistants = 0;
   return messages.map((m): Entry => {
     switch (m.role) {
@@ -105,7 +106,7 @@ export function normaliseMini(messages: readonly MiniMessageLike[], calls: reado
 }
 
 /** 课程的 provider 收到的 ProviderInput.messages：助手消息只有文字，没有调用（§2 ProviderMessage）。 */
-export function normaliseMiniRequest(messages: readonly MiniMessageLike[]): Trace {
+export function normaliseMiniRequest(messages: readonly MiniMessageLike[]): FidelityTrace {
   return normaliseMini(messages, []).map((e) => (e.role === "assistant" ? { role: "assistant", stopReason: "-", text: e.text, calls: [] } : e));
 }
 
@@ -136,7 +137,7 @@ export function describeEntry(e: Entry | undefined): string {
  * 一条轨迹自己的 toolCallId 配对：每个结果回答的是它前面那条助手消息要的调用，按调用顺序、各一次；
  * 以 toolUse 收尾的助手消息，每个调用都得有结果。
  */
-export function pairingProblems(trace: Trace): string[] {
+export function pairingProblems(trace: FidelityTrace): string[] {
   const problems: string[] = [];
   let owner: { index: number; stopReason: string; calls: string[] } | undefined;
   let answered: string[] = [];
@@ -168,13 +169,14 @@ export function pairingProblems(trace: Trace): string[] {
 }
 
 // ── 差异表的形状 ──────────────────────────────────────────
-export type Reconciled = { pi: Trace; mini: Trace };
+export type Reconciled = { pi: FidelityTrace; mini: FidelityTrace };
 
 /**
  * 一条「已列出的差异」：哪些剧本会出现它、两边各是什么样、为什么故意不同。
  * reconcile 把这一处差异从两条轨迹里消掉（只认它自己描述的那种样子）；不适用就返回 undefined。
+ * 和黄金轨迹的差异表（tooling/scenarios/differences.ts 的 Difference：后面的课和前面的课哪里可以不同）不是一回事。
  */
-export type Difference = {
+export type FidelityDifference = {
   id: string;
   /** deliberate：故意的，理由写在 reason；pending：还没决定修课程还是写成决策。 */
   status: "deliberate" | "pending";
@@ -184,11 +186,11 @@ export type Difference = {
   pi: string;
   mini: string;
   reason: string;
-  reconcile(pi: Trace, mini: Trace): Reconciled | undefined;
+  reconcile(pi: FidelityTrace, mini: FidelityTrace): Reconciled | undefined;
 };
 
 /** 逐对改写两条轨迹对齐位置上的消息；一处都没改就返回 undefined。 */
-export function rewritePairs(pi: Trace, mini: Trace, f: (p: Entry, m: Entry) => [Entry, Entry] | undefined): Reconciled | undefined {
+export function rewritePairs(pi: FidelityTrace, mini: FidelityTrace, f: (p: Entry, m: Entry) => [Entry, Entry] | undefined): Reconciled | undefined {
   const outPi = [...pi];
   const outMini = [...mini];
   let changed = false;
@@ -217,15 +219,15 @@ export type Verdict = {
  */
 export function compareTraces(
   scenario: string,
-  pi: Trace,
-  mini: Trace,
-  differences: readonly Difference[],
+  pi: FidelityTrace,
+  mini: FidelityTrace,
+  differences: readonly FidelityDifference[],
   on: "history" | "requests" | "caller" = "history",
   pairing: boolean = on === "history",
 ): Verdict {
   const problems = pairing ? [...pairingProblems(pi).map((p) => `pi 配对 ${p}`), ...pairingProblems(mini).map((p) => `mini 配对 ${p}`)] : [];
   const used: string[] = [];
-  const tag = (t: Trace): Trace => t.map((e, i) => ({ ...e, at: i }));
+  const tag = (t: FidelityTrace): FidelityTrace => t.map((e, i) => ({ ...e, at: i }));
   let current: Reconciled = { pi: tag(pi), mini: tag(mini) };
   for (const row of differences) {
     if (!row.scenarios.includes(scenario) || (row.on === "both" ? on === "caller" : row.on !== on)) continue;
@@ -243,7 +245,7 @@ export function compareTraces(
  * 每次请求模型时，两边的模型各看到了什么：第 k 次请求和第 k 次请求比。请求次数不同（F10、F12）由历史的比较负责，
  * 这里只比两边都有的那几次。
  */
-export function compareRequests(scenario: string, pi: readonly Trace[], mini: readonly Trace[], differences: readonly Difference[]): Verdict {
+export function compareRequests(scenario: string, pi: readonly FidelityTrace[], mini: readonly FidelityTrace[], differences: readonly FidelityDifference[]): Verdict {
   const used = new Set<string>();
   const problems: string[] = [];
   for (let k = 0; k < Math.min(pi.length, mini.length); k++) {
@@ -258,7 +260,7 @@ export function compareRequests(scenario: string, pi: readonly Trace[], mini: re
  * 调用方每一步看到了什么（只有调用方的剧本有，scenarios.ts 的 CallerPlan）：两边逐行比，只有 on 为 caller 的行参与，不查配对。
  * 两边都没有就什么都不比；只有一边有，另一边的每一行都是问题。问题前面标上「调用方：」。
  */
-export function compareCaller(scenario: string, pi: Trace | undefined, mini: Trace | undefined, differences: readonly Difference[]): Verdict {
+export function compareCaller(scenario: string, pi: FidelityTrace | undefined, mini: FidelityTrace | undefined, differences: readonly FidelityDifference[]): Verdict {
   if (pi === undefined && mini === undefined) return { used: [], problems: [] };
   const verdict = compareTraces(scenario, pi ?? [], mini ?? [], differences, "caller", false);
   return { used: verdict.used, problems: verdict.problems.map((p) => `调用方：${p}`) };
@@ -298,7 +300,7 @@ function lineDifferences(pi: readonly string[], mini: readonly string[], label: 
  * 两条轨迹逐条对齐，每处不同一行：`pi #i … ≠ mini #j …`、`pi #i … 在 mini 里没有`、`mini #j … 在 pi 里没有`。
  * #i、#j 是消息在原轨迹里的位置（Entry.at），没有就用在这条轨迹里的位置。
  */
-export function traceDifferences(pi: Trace, mini: Trace): string[] {
+export function traceDifferences(pi: FidelityTrace, mini: FidelityTrace): string[] {
   const sides = { pi, mini };
   return lineDifferences(pi.map(describeEntry), mini.map(describeEntry), (side, i) => `#${sides[side][i]?.at ?? i} ${describeEntry(sides[side][i])}`);
 }
@@ -331,7 +333,7 @@ export function staleRows(
 export type Facts = Record<string, string[]>;
 
 /** 一条轨迹形式的观察：on 决定差异表里哪些行（历史 / 请求）参与；pairing 决定查不查配对。 */
-export type TraceFact = { on: "history" | "requests"; pairing: boolean; trace: Trace };
+export type TraceFact = { on: "history" | "requests"; pairing: boolean; trace: FidelityTrace };
 
 /** 一个机制剧本在一边的全部观察。只有数据，能写成 JSON：Pi 一边在 Node 24 的子进程里算好再交回来。 */
 export type Observation = { facts: Facts; traces: Record<string, TraceFact> };
@@ -373,7 +375,7 @@ export function adjustTrace(
   pi: Observation,
   mini: Observation,
   name: string,
-  f: (pi: Trace, mini: Trace) => [Trace, Trace] | undefined,
+  f: (pi: FidelityTrace, mini: FidelityTrace) => [FidelityTrace, FidelityTrace] | undefined,
 ): { pi: Observation; mini: Observation } | undefined {
   const [p, m] = [pi.traces[name], mini.traces[name]];
   if (p === undefined || m === undefined) return undefined;
@@ -394,7 +396,7 @@ export function compareObservations(
   scenario: string,
   pi: Observation,
   mini: Observation,
-  traceRows: readonly Difference[],
+  traceRows: readonly FidelityDifference[],
   factRows: readonly FactDifference[],
 ): Verdict {
   const used: string[] = [];

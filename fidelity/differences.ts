@@ -2,7 +2,7 @@
 // 对照时只有这张表里的差异可以被消掉；表外的任何不同都是失败，表里某行没有剧本用到也是失败（过期）。
 // fidelity/DIFFERENCES.md 由这张表生成（npx tsx fidelity/doc.ts），课程 README 的「Pi 源码溯源」引用它的编号。
 
-import { adjustFact, adjustTrace, describeEntry, type Difference, type Entry, type FactDifference, type Observation, rewritePairs, type Trace } from "./compare.ts";
+import { adjustFact, adjustTrace, describeEntry, type FidelityDifference, type Entry, type FactDifference, type Observation, rewritePairs, type FidelityTrace } from "./compare.ts";
 import { fillTemplate, type Mechanism, MECHANISM_SCENARIOS, USER_SKILL } from "./mechanisms.ts";
 import { ABSENT } from "./observe.ts";
 import { README } from "./project.ts";
@@ -66,7 +66,7 @@ const beforeHookFailed = (got: string): string => `hook failed: beforeToolCall r
 const afterHookFailed = (got: string): string => `hook failed: afterToolCall returned ${got}, expected a string`;
 
 /** 调用方的一行：Pi 是 piLine、课程是 miniLine 时，课程一边换成 Pi 的（只认这两种样子）。 */
-const callerSaw = (piLine: (text: string) => boolean, miniLine: string) => (pi: Trace, mini: Trace) =>
+const callerSaw = (piLine: (text: string) => boolean, miniLine: string) => (pi: FidelityTrace, mini: FidelityTrace) =>
   rewritePairs(pi, mini, (p, m) => (p.role === "caller" && m.role === "caller" && piLine(p.text) && m.text === miniLine ? [p, { ...p, at: m.at }] : undefined));
 
 /** §4：达到上限时课程追加的那条助手消息，和上限的默认值。 */
@@ -100,7 +100,7 @@ const ASKED_AGAIN_AFTER_CALLS = [
  * status "pending" = 还没定下来是修课程还是写明理由：可以先记下来，但 npm run fidelity 会以非零退出，tests/fidelity-compare.test.ts 也会失败——
  * 每条差异最后要么在课程里修掉，要么写成 "deliberate" 并写明 reason。
  */
-export const DIFFERENCES: Difference[] = [
+export const DIFFERENCES: FidelityDifference[] = [
   {
     id: "F1",
     on: "both",
@@ -536,7 +536,7 @@ const resultText = (name: string, piText: string, miniText: string) => (pair: Pa
     const i = m.findIndex((e) => e.role === "toolResult" && e.text === miniText);
     const j = p.findIndex((e) => e.role === "toolResult" && e.text === piText);
     if (i < 0 || j < 0) return undefined;
-    const out: Trace = [...m];
+    const out: FidelityTrace = [...m];
     out[i] = { ...p[j], at: m[i].at };
     return [p, out];
   });

@@ -1,6 +1,6 @@
 // 机制剧本的 mini Pi 一侧：同一份剧本交给某一课的 SessionTree、ResourceLoader / buildSystemPrompt、ExtensionRuntime、
 // PrintMode / JsonMode、load(trust)、loadPackage / installPackage，算出和 Pi 一侧同名的观察（observe.ts）。
-// 拼 Agent、按剧本出事件的 provider 都复用行为测试的底座 tests/support/lessons.ts。跑在课程自己的 Node 上。
+// 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/agent.ts（行为测试用的也是它）。跑在课程自己的 Node 上。
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,17 +1,17 @@
 // 适配器（mini Pi 一侧）：把一个剧本交给某一课的 code.ts 跑一轮，拿回归一后的轨迹。
-// 拼 Agent、按剧本出事件的 provider 都复用行为测试的底座 tests/support/lessons.ts。
+// 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/agent.ts（行为测试用的也是它）。
 
 import { type Hooks, type Input, type Msg, type ProviderLike, type ToolLike, importLesson } from "../tooling/lesson.ts";
 import { makeAgent, scriptedProvider } from "../tooling/agent.ts";
 import type { Step } from "../tooling/script.ts";
-import { describeEntry, normaliseMini, normaliseMiniRequest, type Trace } from "./compare.ts";
-import { CALLER, callerLine, type Reply, type Scenario, toolOutput, watchHang } from "./scenarios.ts";
+import { describeEntry, normaliseMini, normaliseMiniRequest, type FidelityTrace } from "./compare.ts";
+import { CALLER, callerLine, type Reply, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
 
 /**
  * 一次运行的结果：跑完后的历史、每次请求时模型看到的消息、剧本是否被问超了；
- * 有调用方剧本（Scenario.caller）时，还有调用方每一步看到了什么。
+ * 有调用方剧本（FidelityScenario.caller）时，还有调用方每一步看到了什么。
  */
-export type Run = { trace: Trace; requests: Trace[]; overrun: boolean; caller?: Trace };
+export type Run = { trace: FidelityTrace; requests: FidelityTrace[]; overrun: boolean; caller?: FidelityTrace };
 
 /**
  * 一次回答变成课程 provider 的事件。课程的 StopReason 只有三个值：Pi 的 "length"（输出被截断）在这里
@@ -62,7 +62,7 @@ function onFirstRequest(provider: ProviderLike, before: () => Promise<void>): Pr
 }
 
 /** 剧本里的钩子写成课程的写法。nothing、async 故意回出课程钩子类型以外的值（undefined、Promise）：要看的正是这个。 */
-function courseHooks(scenario: Scenario): Hooks {
+function courseHooks(scenario: FidelityScenario): Hooks {
   const { before, after } = scenario.hooks ?? {};
   const hooks: { beforeToolCall?: (call: Parameters<NonNullable<Hooks["beforeToolCall"]>>[0]) => unknown; afterToolCall?: (call: Parameters<NonNullable<Hooks["afterToolCall"]>>[0], result: string) => unknown } = {};
   if (before !== undefined) {
@@ -78,7 +78,7 @@ function courseHooks(scenario: Scenario): Hooks {
   return hooks as Hooks;
 }
 
-export async function runMini(lesson: string, scenario: Scenario): Promise<Run> {
+export async function runMini(lesson: string, scenario: FidelityScenario): Promise<Run> {
   const mod = await importLesson(lesson);
   const calls: string[][] = [];
   let overrun = false;
@@ -96,7 +96,7 @@ export async function runMini(lesson: string, scenario: Scenario): Promise<Run> 
 
   // 调用方的剧本：模型第一次被问到时，再发一句话，或者让模型不回话
   const plan = scenario.caller;
-  const caller: Trace = [];
+  const caller: FidelityTrace = [];
   let second: Promise<Msg> | undefined;
   let release = (): void => {};
   const released = new Promise<void>((resolve) => (release = resolve));

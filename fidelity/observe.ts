@@ -2,7 +2,7 @@
 // 比出来的不同只可能来自两边的行为。本文件不引用 Pi，也不引用课程代码。
 
 import { join } from "node:path";
-import { describeEntry, type Facts, type Observation, type Trace } from "./compare.ts";
+import { describeEntry, type Facts, type Observation, type FidelityTrace } from "./compare.ts";
 import type { PackageSpec, ProjectFiles } from "./mechanisms.ts";
 
 /** 一边根本没有这个机制时，事实里写这一句（差异表的行认它）。 */
@@ -14,11 +14,11 @@ export const ABSENT = "（课程没有这个机制）";
  * 从根到叶子的路径、这条路径发给模型时的样子；missing 是换到不存在的 id 时发生了什么。
  */
 export type TreeState = {
-  entries: Trace;
+  entries: FidelityTrace;
   parents: (number | null)[];
   leaf: number | null;
-  path: Trace;
-  sent: Trace;
+  path: FidelityTrace;
+  sent: FidelityTrace;
   missing?: "报错，叶子没动" | "报错，但叶子动了" | "没报错";
 };
 

@@ -19,7 +19,7 @@ import {
   SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import { join } from "node:path";
-import { asRequest, normalisePi, type Observation, type Trace } from "./compare.ts";
+import { asRequest, normalisePi, type Observation, type FidelityTrace } from "./compare.ts";
 import { type MechanismScenario, type TreeMessage } from "./mechanisms.ts";
 import { commandLine, knownResources, messageEventLine, packageResources, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
 import { llmMessages, message, MODEL, streamReply } from "./pi.ts";
@@ -35,7 +35,7 @@ const SESSION_MODEL = { ...MODEL, provider: "openai" };
 /** 当前这份日志：扩展文件在 Pi 的装载器里运行，往 globalThis.__fidelity 里记。 */
 const journal = (): Journal => (globalThis as unknown as { __fidelity: Journal }).__fidelity;
 
-const asPi = (messages: readonly AgentMessage[]): Trace => normalisePi(llmMessages(messages));
+const asPi = (messages: readonly AgentMessage[]): FidelityTrace => normalisePi(llmMessages(messages));
 const textOf = (m: { content: unknown }): string =>
   typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((b: { type: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join("") : "";
 

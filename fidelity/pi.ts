@@ -16,9 +16,9 @@ import {
   type ToolCall,
   type Usage,
 } from "@earendil-works/pi-ai";
-import { asRequest, normalisePi, type Trace } from "./compare.ts";
+import { asRequest, normalisePi, type FidelityTrace } from "./compare.ts";
 import type { Run } from "./mini.ts";
-import { CALLER, callerLine, type Reply, type Scenario, toolOutput, watchHang } from "./scenarios.ts";
+import { CALLER, callerLine, type Reply, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
 
 export const MODEL: Model<"openai-completions"> = {
   id: "scripted",
@@ -108,8 +108,8 @@ const abortedReply = (): AssistantMessageEventStream => {
   return stream;
 };
 
-export async function runPi(scenario: Scenario): Promise<Run> {
-  const requests: Trace[] = [];
+export async function runPi(scenario: FidelityScenario): Promise<Run> {
+  const requests: FidelityTrace[] = [];
   let overrun = false;
   // 调用方的剧本在模型第一次被问到时插一手（scenarios.ts 的 CallerPlan），见 runWithAgent
   let firstRequest: FirstRequest | undefined;
@@ -189,9 +189,9 @@ type FirstRequest = (signal: AbortSignal | undefined) => Promise<"aborted" | "re
  * second-prompt：模型第一次被问到时再 prompt() 一句；hang：模型第一次被问到时不回话，等一等、abort()、再放它回话。
  * 每一步最多等 waitMs 毫秒（settlesWithin），剧本不会卡住。
  */
-function callerScript(scenario: Scenario, agent: Agent): { first: FirstRequest; caller(): Promise<{ trace: Trace; caller: Trace }> } {
+function callerScript(scenario: FidelityScenario, agent: Agent): { first: FirstRequest; caller(): Promise<{ trace: FidelityTrace; caller: FidelityTrace }> } {
   const plan = scenario.caller;
-  const seen: Trace = [];
+  const seen: FidelityTrace = [];
   let second: Promise<string> | undefined;
   let release = (): void => {};
   const released = new Promise<"released">((resolve) => (release = () => resolve("released")));
@@ -211,7 +211,7 @@ function callerScript(scenario: Scenario, agent: Agent): { first: FirstRequest; 
     });
     return Promise.race([released, aborted]);
   };
-  const caller = async (): Promise<{ trace: Trace; caller: Trace }> => {
+  const caller = async (): Promise<{ trace: FidelityTrace; caller: FidelityTrace }> => {
     const run = agent.prompt(scenario.input);
     if (plan?.kind === "hang") for (const text of await watchHang(run, plan.waitMs, () => agent.abort(), release)) seen.push({ role: "caller", text });
     await run;

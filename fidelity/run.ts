@@ -12,7 +12,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LESSONS, ROOT, lessonNumber } from "../tooling/course.ts";
-import { compareCaller, compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type Trace } from "./compare.ts";
+import { describeError } from "../tooling/lesson.ts";
+import { compareCaller, compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type FidelityTrace } from "./compare.ts";
 import { DIFFERENCES, FACT_DIFFERENCES } from "./differences.ts";
 import { DOC_PATH, renderDoc } from "./doc.ts";
 import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
@@ -35,7 +36,6 @@ const report = (scenario: string, lesson: string, problem: string): void => {
   const key = `${scenario}\u0000${problem}`;
   problems.set(key, [...(problems.get(key) ?? []), lesson]);
 };
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const started = Date.now();
 
 // ── 真实 Pi 一侧：Node 24 子进程 ──────────────────────────
@@ -81,7 +81,7 @@ type Job = {
   shownPi: string[];
 };
 
-const traceLines = (trace: Trace): string[] => trace.map((e, i) => `#${i} ${describeEntry(e)}`);
+const traceLines = (trace: FidelityTrace): string[] => trace.map((e, i) => `#${i} ${describeEntry(e)}`);
 
 const jobs: Job[] = [
   // 循环剧本：比历史和每次请求
@@ -146,7 +146,7 @@ for (const job of jobs) {
       row.push(cell(problems, used));
       if (lesson === "s12") s12 = shown;
     } catch (error) {
-      report(job.id, lesson, `这一课抛错：${message(error)}`);
+      report(job.id, lesson, `这一课抛错：${describeError(error)}`);
       row.push("不符");
     }
   }

@@ -6,10 +6,10 @@
  * 工具被调用时做什么：回显参数、回一段固定的文字，或者抛错；async 是照 Pi 写成 async 的工具——
  * 文字包在 Promise 里交回（Pi 的 execute 本来就是 async 的，课程的 handler 该同步回文字，D27）。
  */
-export type ToolBehaviour = { kind: "echo" } | { kind: "reply"; text: string } | { kind: "throw"; message: string } | { kind: "async"; text: string };
+export type FidelityToolBehaviour = { kind: "echo" } | { kind: "reply"; text: string } | { kind: "throw"; message: string } | { kind: "async"; text: string };
 
 /** 剧本里的一个工具。参数一律是必填的字符串，和课程的 ToolSpec.input 一样。 */
-export type ScenarioTool = { name: string; params: string[]; behaviour: ToolBehaviour };
+export type ScenarioTool = { name: string; params: string[]; behaviour: FidelityToolBehaviour };
 
 /** 模型要求的一次调用。args 故意是 unknown：模型可能送来错的类型。 */
 export type ScriptedCall = { id: string; name: string; args: Record<string, unknown> };
@@ -86,7 +86,8 @@ export async function watchHang(turn: Promise<unknown>, waitMs: number, giveUp: 
   return lines;
 }
 
-export type Scenario = {
+/** 一个循环剧本，两边（真实 Pi、mini Pi）都跑。课程自己的场景（tooling/scenarios/shape.ts 的 Scenario）只在课上跑，形状不同。 */
+export type FidelityScenario = {
   id: string;
   /** 一句话说明这个剧本在看什么。 */
   title: string;
@@ -128,7 +129,7 @@ export const AFTER_HOOK_SUFFIX = " [checked]";
 /** before-async 剧本里 async 钩子拦下 rm 的理由；差异表 F38 靠它认出 Pi 一边被拦下的结果。 */
 export const ASYNC_BLOCK_REASON = "删除需要人来确认";
 
-export const SCENARIOS: Scenario[] = [
+export const SCENARIOS: FidelityScenario[] = [
   {
     id: "text-only",
     title: "只回一段文字，不调工具",

@@ -18,7 +18,7 @@ import {
   pairingProblems,
   type PiMessageLike,
   staleRows,
-  type Trace,
+  type FidelityTrace,
 } from "../fidelity/compare.ts";
 import { DIFFERENCES, FACT_DIFFERENCES } from "../fidelity/differences.ts";
 import { DOC_PATH, renderDoc } from "../fidelity/doc.ts";
@@ -207,14 +207,14 @@ describe("fidelity comparison: what the model sees on each request", () => {
 describe("fidelity comparison: the hardened boundaries (F37–F43) cover only what they describe", () => {
   const u = (t: string): PiMessageLike => ({ role: "user", content: t });
   /** Pi 一侧：要了 calls 这几个调用，结果是 results（[文字, 出错]）。 */
-  const piRun = (calls: string[], results: [string, boolean][]): Trace =>
+  const piRun = (calls: string[], results: [string, boolean][]): FidelityTrace =>
     normalisePi([
       u("u"),
       { role: "assistant", content: calls.map(toolCall), stopReason: "toolUse" },
       ...results.map(([t, isError], i): PiMessageLike => ({ role: "toolResult", toolCallId: calls[i], isError, content: text(t) })),
       { role: "assistant", content: text("好了。"), stopReason: "stop" },
     ]);
-  const miniRun = (calls: string[], results: string[]): Trace =>
+  const miniRun = (calls: string[], results: string[]): FidelityTrace =>
     normaliseMini(
       [
         { role: "user", content: "u" },
@@ -264,7 +264,7 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
   });
 
   // 调用方的轨迹：每行是「哪一步：看到什么」
-  const saw = (...lines: [string, string][]): Trace => lines.map(([step, what]) => ({ role: "caller", text: callerLine(step, what) }));
+  const saw = (...lines: [string, string][]): FidelityTrace => lines.map(([step, what]) => ({ role: "caller", text: callerLine(step, what) }));
   const PI_SECOND = saw([CALLER.secondPrompt, CALLER.threw("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.")]);
   const refused = CALLER.returned('assistant[error] "" error="agent is already processing a prompt"');
 
@@ -363,7 +363,7 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   const compare = (scenario: string, pi: Observation, mini: Observation) => compareObservations(scenario, pi, mini, DIFFERENCES, FACT_DIFFERENCES);
   /** 观察里的一条事实换掉（改错用）。 */
   const withFact = (o: Observation, name: string, lines: string[]): Observation => ({ ...o, facts: { ...o.facts, [name]: lines } });
-  const withTrace = (o: Observation, name: string, f: (t: Trace) => Trace): Observation => ({ ...o, traces: { ...o.traces, [name]: { ...o.traces[name], trace: f(o.traces[name].trace) } } });
+  const withTrace = (o: Observation, name: string, f: (t: FidelityTrace) => FidelityTrace): Observation => ({ ...o, traces: { ...o.traces, [name]: { ...o.traces[name], trace: f(o.traces[name].trace) } } });
 
   // s07：回到第一轮的回答另起一支。Pi 的请求里助手消息带着调用（F13），课程的不带
   const user = (text: string): Entry => ({ role: "user", text });
@@ -443,7 +443,7 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   });
 
   // s09：一个扩展、一轮
-  const piHistory: Trace = normalisePi([
+  const piHistory: FidelityTrace = normalisePi([
     { role: "system" },
     { role: "user", content: "数一下 README.md" },
     { role: "assistant", content: [...text("我读一下，再数一下。"), toolCall("call_1"), toolCall("call_2")], stopReason: "toolUse" },
@@ -461,7 +461,7 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
     ].map(([role, t]) => `stats: message${withRoles ? `[${role}]` : ""} ${JSON.stringify(t)}`),
     "stats: done",
   ];
-  const extension = (withRoles: boolean, history: Trace): Observation => ({
+  const extension = (withRoles: boolean, history: FidelityTrace): Observation => ({
     facts: { 模型能用的工具: ["read", "wc"], 命令: ["stats → stats 扩展在工作"], 钩子看到的调用: ["read", "wc"], 监听者看到的事件: events(withRoles), 记下的错误: ["0"] },
     traces: { 历史: { on: "history", pairing: true, trace: history } },
   });
