@@ -1,6 +1,6 @@
 // 由数据生成 fidelity/DIFFERENCES.md：按循环和六个机制分节，每节列剧本、已列出的差异、表示法对应。
 // 手改那个文件没用，改数据再跑：
-//   npm run fidelity:doc
+//   npm run gen:differences
 // 根目录的 `npm test` 检查提交的文件和这里生成的一致。
 
 import { writeFileSync } from "node:fs";
@@ -69,7 +69,7 @@ export function renderDoc(): string {
   const lines = [
     "# mini Pi 与 Pi 1.6.0 的已列出差异",
     "",
-    "> 本文件由 `npm run fidelity:doc`（`fidelity/doc.ts`）从 `fidelity/differences.ts`、`fidelity/scenarios.ts` 和 `fidelity/mechanisms.ts` 生成，不要手改。",
+    "> 本文件由 `npm run gen:differences`（`fidelity/doc.ts`）从 `fidelity/differences.ts`、`fidelity/scenarios.ts` 和 `fidelity/mechanisms.ts` 生成，不要手改。",
     "",
     "`npm run fidelity` 把每个剧本分别交给真实 Pi 1.6.0 和适用的每一课的 mini Pi，再比较两边：",
     "",

@@ -182,7 +182,7 @@ for (const d of ALL_ROWS.filter((x) => x.status === "pending")) {
   failures.push(`${d.id} 还是待定（${d.scenarios.join("、")}）：在课程里修掉，或者在 fidelity/differences.ts 里写成故意的并写明理由`);
 }
 if (!existsSync(DOC_PATH) || readFileSync(DOC_PATH, "utf8") !== renderDoc()) {
-  failures.push("fidelity/DIFFERENCES.md 不是最新的：跑 `npm run fidelity:doc`");
+  failures.push("fidelity/DIFFERENCES.md 不是最新的：跑 `npm run gen:differences`");
 }
 
 // ── 表 ────────────────────────────────────────────────────

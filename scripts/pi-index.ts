@@ -1,8 +1,8 @@
 /**
  * Pi name index: 从 npm 上 Pi 1.6.0 的三个发布包里抽出"真实存在的"文件路径和名字，
- * 写入 tests/pi-index.json，供文档测试核对课程 README 里引用的 Pi 标识符与路径。
+ * 写入 tooling/pi-index.json（读它的是 tooling/pi-index.ts），供文档测试核对课程 README 里引用的 Pi 标识符与路径。
  *
- * Run: npx tsx scripts/pi-index.ts   (needs network for `npm pack`; installs nothing)
+ * Run: npm run gen:pi-index   (needs network for `npm pack`; installs nothing)
  *
  * Output keys:
  *   files     repo source path -> exported names (+ public `Class.member`), from dist/**\/*.d.ts
@@ -25,7 +25,7 @@ import ts from "typescript";
 const VERSION = "1.6.0";
 const REPOSITORY = "earendil-works/pi";
 const PACKAGES = ["@earendil-works/pi-ai", "@earendil-works/pi-agent-core", "@earendil-works/pi-coding-agent"];
-const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "tests", "pi-index.json");
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "tooling", "pi-index.json");
 
 // Plain code-point order, so the output does not depend on the machine's locale.
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -155,6 +155,80 @@ function definedIn(...maps: Map<string, Set<string>>[]): Record<string, string[]
   return sortedRecord(where);
 }
 
+/** What the passes collect over all packages. */
+type Collected = {
+  packages: { name: string; version: string; directory: string }[];
+  files: Map<string, Set<string>>;
+  internal: Map<string, Set<string>>;
+  reexports: Map<string, Set<string>>;
+  docs: Set<string>;
+  literals: Set<string>;
+};
+
+const add = (m: Map<string, Set<string>>, key: string, names: Iterable<string>): void => {
+  const set = m.get(key) ?? new Set<string>();
+  for (const n of names) set.add(n);
+  m.set(key, set);
+};
+
+/** Unpacks a tarball into its own folder under tmp; npm tarballs always unpack into package/. */
+function unpack(tmp: string, filename: string): string {
+  const dir = path.join(tmp, filename.replace(/\.tgz$/, ""));
+  mkdirSync(dir);
+  execFileSync("tar", ["xzf", path.join(tmp, filename), "-C", dir]);
+  return path.join(dir, "package");
+}
+
+/** One unpacked package: its declarations, its compiled JS and its shipped prose, into `c`. */
+function collectPackage(c: Collected, pkgDir: string): void {
+  const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { name: string; version: string; repository?: { directory?: string } };
+  // The monorepo folder (packages/ai, packages/agent, packages/coding-agent) comes from package.json.
+  const directory = pkg.repository?.directory;
+  if (!directory?.startsWith("packages/")) throw new Error(`${pkg.name}: no repository.directory`);
+  const folder = directory.slice("packages/".length);
+  c.packages.push({ name: pkg.name, version: pkg.version, directory });
+
+  const all = walk(pkgDir).sort(byCodePoint);
+  // Pass 1: declarations (.d.ts / .d.mts) = the public surface.
+  for (const f of all.filter((f) => /^dist\/.*\.d\.m?ts$/.test(f))) {
+    const repo = sourcePath(pkgDir, folder, f);
+    if (!repo) continue;
+    const ex = extract(f, readFileSync(path.join(pkgDir, f), "utf8"), true);
+    for (const l of ex.literals) c.literals.add(l);
+    add(c.files, repo, ex.exported);
+    if (ex.internal.size) add(c.internal, repo, ex.internal);
+    if (ex.reexports.size) add(c.reexports, repo, ex.reexports);
+  }
+  // Pass 2: compiled JS = also the non-exported helpers (runLoop, executeToolCalls, ...).
+  for (const f of all.filter((f) => /^dist\/.*\.m?js$/.test(f))) {
+    const repo = sourcePath(pkgDir, folder, f);
+    if (repo) add(c.internal, repo, extract(f, readFileSync(path.join(pkgDir, f), "utf8"), false).internal);
+  }
+  // Shipped prose and examples, cited by path in lessons.
+  for (const f of all) {
+    if (/^(docs|examples)\//.test(f) || f === "README.md" || f === "CHANGELOG.md") c.docs.add(`${directory}/${f}`);
+  }
+}
+
+/** The index as written: `internal` keeps only what is not already public in the same file; everything sorted. */
+function indexOf(c: Collected): Record<string, unknown> {
+  for (const [repo, names] of c.internal) {
+    for (const n of c.files.get(repo) ?? []) names.delete(n);
+    if (names.size === 0) c.internal.delete(repo);
+  }
+  return {
+    version: VERSION,
+    repository: REPOSITORY,
+    packages: c.packages.sort((a, b) => byCodePoint(a.name, b.name)),
+    files: sortedRecord(c.files),
+    reexports: sortedRecord(c.reexports),
+    internal: sortedRecord(c.internal),
+    docs: sorted(c.docs),
+    names: definedIn(c.files, c.internal),
+    literals: sorted(c.literals),
+  };
+}
+
 function main(): void {
   const tmp = mkdtempSync(path.join(tmpdir(), "pi-index-"));
   try {
@@ -162,82 +236,15 @@ function main(): void {
     const packed = JSON.parse(
       execFileSync("npm", ["pack", "--json", ...PACKAGES.map((p) => `${p}@${VERSION}`)], { cwd: tmp, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
     ) as { filename: string }[];
-
-    const packages: { name: string; version: string; directory: string }[] = [];
-    const files = new Map<string, Set<string>>();
-    const internal = new Map<string, Set<string>>();
-    const reexports = new Map<string, Set<string>>();
-    const docs = new Set<string>();
-    const literals = new Set<string>();
-    const add = (m: Map<string, Set<string>>, key: string, names: Iterable<string>): void => {
-      const set = m.get(key) ?? new Set<string>();
-      for (const n of names) set.add(n);
-      m.set(key, set);
-    };
-
-    for (const { filename } of packed) {
-      const dir = path.join(tmp, filename.replace(/\.tgz$/, ""));
-      mkdirSync(dir);
-      execFileSync("tar", ["xzf", path.join(tmp, filename), "-C", dir]);
-      const pkgDir = path.join(dir, "package"); // npm tarballs always unpack into package/
-      const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as {
-        name: string;
-        version: string;
-        repository?: { directory?: string };
-      };
-      // The monorepo folder (packages/ai, packages/agent, packages/coding-agent) comes from package.json.
-      const directory = pkg.repository?.directory;
-      if (!directory?.startsWith("packages/")) throw new Error(`${pkg.name}: no repository.directory`);
-      const folder = directory.slice("packages/".length);
-      packages.push({ name: pkg.name, version: pkg.version, directory });
-
-      const all = walk(pkgDir).sort(byCodePoint);
-      // Pass 1: declarations (.d.ts / .d.mts) = the public surface.
-      for (const f of all.filter((f) => /^dist\/.*\.d\.m?ts$/.test(f))) {
-        const repo = sourcePath(pkgDir, folder, f);
-        if (!repo) continue;
-        const ex = extract(f, readFileSync(path.join(pkgDir, f), "utf8"), true);
-        for (const l of ex.literals) literals.add(l);
-        add(files, repo, ex.exported);
-        if (ex.internal.size) add(internal, repo, ex.internal);
-        if (ex.reexports.size) add(reexports, repo, ex.reexports);
-      }
-      // Pass 2: compiled JS = also the non-exported helpers (runLoop, executeToolCalls, ...).
-      for (const f of all.filter((f) => /^dist\/.*\.m?js$/.test(f))) {
-        const repo = sourcePath(pkgDir, folder, f);
-        if (!repo) continue;
-        const ex = extract(f, readFileSync(path.join(pkgDir, f), "utf8"), false);
-        add(internal, repo, ex.internal);
-      }
-      // Shipped prose and examples, cited by path in lessons.
-      for (const f of all) {
-        if (/^(docs|examples)\//.test(f) || f === "README.md" || f === "CHANGELOG.md") docs.add(`${directory}/${f}`);
-      }
-    }
-
-    // `internal` keeps only what is not already public in the same file.
-    for (const [repo, names] of internal) {
-      for (const n of files.get(repo) ?? []) names.delete(n);
-      if (names.size === 0) internal.delete(repo);
-    }
-
-    const index = {
-      version: VERSION,
-      repository: REPOSITORY,
-      packages: packages.sort((a, b) => byCodePoint(a.name, b.name)),
-      files: sortedRecord(files),
-      reexports: sortedRecord(reexports),
-      internal: sortedRecord(internal),
-      docs: sorted(docs),
-      names: definedIn(files, internal),
-      literals: sorted(literals),
-    };
+    const c: Collected = { packages: [], files: new Map(), internal: new Map(), reexports: new Map(), docs: new Set(), literals: new Set() };
+    for (const { filename } of packed) collectPackage(c, unpack(tmp, filename));
+    const index = indexOf(c);
     mkdirSync(path.dirname(OUT), { recursive: true });
     writeFileSync(OUT, `${JSON.stringify(index, null, 2)}\n`);
     const count = (m: Map<string, Set<string>>): number => [...m.values()].reduce((n, s) => n + s.size, 0);
     console.log(
-      `wrote ${path.relative(process.cwd(), OUT)}: ${files.size} files, ${index.docs.length} docs, ${Object.keys(index.names).length} names, ` +
-        `${internal.size} files with internal names (${count(internal)} names)`,
+      `wrote ${path.relative(process.cwd(), OUT)}: ${c.files.size} files, ${c.docs.size} docs, ${Object.keys(index.names as object).length} names, ` +
+        `${c.internal.size} files with internal names (${count(c.internal)} names)`,
     );
   } finally {
     rmSync(tmp, { recursive: true, force: true });

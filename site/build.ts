@@ -48,7 +48,7 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
   const summary: Summary[] = [];
   lessons.forEach((lesson, i) => {
     const file = join(SITE, "replay", `${lesson.id}.json`);
-    if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run site:record`);
+    if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run gen:replay`);
     const replay = JSON.parse(readFileSync(file, "utf8")) as Replay;
     const page = lessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, replay, codes);
     writeFileSync(join(GEN, `${lesson.id}.md`), page.markdown);

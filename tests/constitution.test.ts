@@ -47,7 +47,7 @@ describe("committed API reports (tests/api/sNN.json) are up to date", () => {
   it.each(ids)("tests/api/%s.json matches the lesson", (id) => {
     const path = join(API_DIR, `${id}.json`);
     const committed: unknown = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : null;
-    expect(committed, `tests/api/${id}.json is missing or stale: run \`npm run api\``).toEqual(build.reports[id]);
+    expect(committed, `tests/api/${id}.json is missing or stale: run \`npm run gen:api\``).toEqual(build.reports[id]);
   });
 
   it("every report belongs to a lesson", () => {

@@ -1,5 +1,5 @@
 // 网页回放（site/replay/sNN.json）是从课里录出来的，不是手写的：这里现录一遍，必须和提交的文件逐字相同。
-// 不同就说明课、场景或录制器改了：跑 npm run site:record 重录，评审时看 diff。
+// 不同就说明课、场景或录制器改了：跑 npm run gen:replay 重录，评审时看 diff。
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ describe("网页回放", () => {
       const file = join(DIR, `${lesson}.json`);
       const committed = existsSync(file) ? readFileSync(file, "utf8") : "(missing)";
       const fresh = `${JSON.stringify(await recordReplay(lesson), null, 2)}\n`;
-      expect(committed, `site/replay/${lesson}.json is stale: run npm run site:record and review the diff`).toBe(fresh);
+      expect(committed, `site/replay/${lesson}.json is stale: run npm run gen:replay and review the diff`).toBe(fresh);
     });
   }
 

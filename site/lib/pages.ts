@@ -110,7 +110,7 @@ export function lessonPage(
     `把 \`npm run ${lesson.id}\` 的演示放慢，一步一步看：用户消息、provider 收到的输入和吐出的事件、钩子、工具的执行和结果、存进历史的消息、` +
     `运行时事件、会话树的移动，以及终端上打出的每一行。每一步标着它靠的是哪一课的零件；绿色的「本节」是这一课新装的（${replay.steps.length} 步里有 ${own} 步），` +
     `「下一个本节步骤」直接跳过去，也可以自动播放。看到第几步写在网址里，可以发给别人。` +
-    `回放由 \`npm run site:record\` 从课的代码里录出（site/replay/${lesson.id}.json），测试保证它和代码同步。`;
+    `回放由 \`npm run gen:replay\` 从课的代码里录出（site/replay/${lesson.id}.json），测试保证它和代码同步。`;
 
   const markdown = [
     "---",
