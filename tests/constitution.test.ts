@@ -1,4 +1,4 @@
-// EVOLUTION.md §1–§3 as tests: one describe per rule, run on every lesson that exists,
+// EVOLUTION.md §1–§3 as tests (the rules themselves are tooling/rules.ts over tooling/constitution.ts): one describe per rule, run on every lesson that exists,
 // and on small fixture pairs that must fail (tests/fixtures/constitution/<case>/sNN.ts).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -37,77 +37,77 @@ beforeAll(() => {
 const lines = (violations: Violation[], ...rules: Rule[]) =>
   violations.filter((v) => rules.length === 0 || rules.includes(v.rule)).map((v) => v.line);
 
-describe("type check: every lesson compiles under tsconfig.json", () => {
-  it.each(ids)("%s has no TypeScript errors", (id) => {
+describe("类型检查：每课都按 tsconfig.json 编译通过", () => {
+  it.each(ids)("%s 没有 TypeScript 错误", (id) => {
     expect(build.diagnostics[id]).toEqual([]);
   });
 });
 
-describe("committed API reports (tests/api/sNN.json) are up to date", () => {
-  it.each(ids)("tests/api/%s.json matches the lesson", (id) => {
+describe("提交的 API 报告（tests/api/sNN.json）是最新的", () => {
+  it.each(ids)("tests/api/%s.json 和这一课对得上", (id) => {
     const path = join(API_DIR, `${id}.json`);
     const committed: unknown = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : null;
     expect(committed, `tests/api/${id}.json is missing or stale: run \`npm run gen:api\``).toEqual(build.reports[id]);
   });
 
-  it("every report belongs to a lesson", () => {
+  it("每份报告都有对应的课", () => {
     const reports = readdirSync(API_DIR).filter((f) => /^s\d{2}\.json$/.test(f));
     expect(reports.map((f) => f.slice(0, 3)).filter((id) => !ids.includes(id))).toEqual([]);
   });
 });
 
-describe("R1/R2/R8: each lesson keeps every key of the previous one (append-only)", () => {
+describe("R1/R2/R8.1：每课留着上一课的每一个键（只增）", () => {
   it.skipIf(pairs.length === 0).each(pairs)("%s", (pair) => {
     const next = pair.slice(-3);
     const violations = checkAppendOnly(build.reports).filter((v) => v.lesson === next);
-    expect(lines(violations, "R1", "R2", "R8")).toEqual([]);
+    expect(lines(violations, "R1", "R2", "R8.1")).toEqual([]);
   });
 });
 
-describe("U1: breaking changes are exactly the listed upgrades", () => {
-  it("no breaking change claims or bends a listed upgrade", () => {
+describe("U1：破坏兼容的改动恰好是清单上的升级", () => {
+  it("没有哪处破坏兼容的改动冒用或改动清单上的升级", () => {
     expect(lines(checkAppendOnly(build.reports), "U1")).toEqual([]);
   });
-  it("no listed upgrade is stale (its lesson exists but the change does not happen)", () => {
+  it("清单上的升级没有过时的（课在，改动却没发生）", () => {
     expect(lines(checkU1Stale(build.reports))).toEqual([]);
   });
-  it("an upgraded declaration carries @upgraded sNN (U1) from that lesson on", () => {
+  it("升级过的声明从那一课起都带 @upgraded sNN (U1)", () => {
     expect(lines(checkU1Tags(build.reports))).toEqual([]);
   });
 });
 
-describe("U2: ResourceLoader, RuntimeEvent, Tool, Output have one definition and one shape", () => {
-  it("defined once per lesson, no keys added after first appearance", () => {
+describe("U2：ResourceLoader、RuntimeEvent、Tool、Output 只有一个定义、一种形状", () => {
+  it("每课只定义一次，第一次出现之后不再加键", () => {
     expect(lines(checkU2(build.reports, sources))).toEqual([]);
   });
 });
 
-describe("§2 dictionary: each dictionary type has exactly its members at each lesson", () => {
+describe("§2 字典：每个字典类型在每一课恰好有它的成员", () => {
   it.each(ids)("%s", (id) => {
     expect(lines(checkDictionary({ [id]: build.reports[id]! }))).toEqual([]);
   });
 });
 
-describe("@since: names the first lesson with the declaration, never changes, required on exports", () => {
-  it("every declaration's @since is right", () => {
+describe("@since：写的是有这个声明的第一课，之后不变，导出的声明必须有", () => {
+  it("每个声明的 @since 都对", () => {
     expect(lines(checkSince(build.reports))).toEqual([]);
   });
 });
 
-describe("R7: no path to the process's streams outside the IO edge (main, the const X: Output it uses, the entry guard)", () => {
-  it("no console, process, global object, eval/Function or edge object anywhere else, on the syntax tree", () => {
+describe("R7：IO 边缘（main、它用的 const X: Output、入口那句 if）以外，没有通往进程输出流的路", () => {
+  it("语法树上别处都没有 console、process、全局对象、eval/Function 或边缘的对象", () => {
     expect(lines(checkStreams(sources))).toEqual([]);
   });
 });
 
-describe("R8: each lesson file stands alone (imports only node:url and zod, so it also runs offline)", () => {
-  it("no import from another lesson or any other module", () => {
+describe("R8.2：每课的文件自成一体（只 import node:url 和 zod，所以也能离线跑）", () => {
+  it("不 import 别的课，也不 import 别的模块", () => {
     expect(lines(checkImports(sources))).toEqual([]);
   });
 });
 
-describe("R6: no execution policy in the core", () => {
-  it("no Policy / Executor / Sandbox declarations (hooks are the only interceptor)", () => {
+describe("R6：core 里没有执行策略", () => {
+  it("没有 Policy / Executor / Sandbox 这样的声明（拦截只有钩子）", () => {
     expect(lines(checkNoExecutionPolicy(sources))).toEqual([]);
   });
 });
@@ -121,7 +121,7 @@ const EXPECTED: Record<string, string[]> = {
     "s01 → s02 R1: Provider.complete changed: (input: ProviderInput) => Promise<string> → (input: string) => Promise<string>",
   ],
   "r2-removed-method": ["s04 → s05 R2: ToolRegistry#run removed"],
-  "r8-removed-declaration": ["s01 → s02 R8: describeError removed"],
+  "r8-removed-declaration": ["s01 → s02 R8.1: describeError removed"],
   "u1-unlisted-upgrade": [
     "s04 → s05 U1: ToolSpec.input changed: : Record<string, string> → : unknown (upgrade not on the U1 list)",
   ],
@@ -146,14 +146,14 @@ const EXPECTED: Record<string, string[]> = {
     "s02 R7: the IO edge's consoleOutput in debug (line 22)",
     "s02 R7: .constructor in sneak.make (line 26)",
   ],
-  "r8-import": ['s02 R8: imports "../s01/code.ts" (line 1); a lesson may import only node:url, zod'],
+  "r8-import": ['s02 R8.2: imports "../s01/code.ts" (line 1); a lesson may import only node:url, zod'],
   "r6-policy": ["s02 R6: declares ExecutionPolicy; the core has no execution policy (hooks are the only interceptor)"],
   valid: [],
   "valid-u1": [],
 };
 
-describe("fixtures: the checker catches each violation (tests/fixtures/constitution)", () => {
-  it("every fixture folder has an expectation", () => {
+describe("样例：检查器抓得到每一种违规（tests/fixtures/constitution）", () => {
+  it("每个样例文件夹都写了预期", () => {
     expect(readdirSync(FIXTURES).sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
@@ -168,7 +168,7 @@ describe("fixtures: the checker catches each violation (tests/fixtures/constitut
     for (const v of violations) expect(v.line).toContain(` ${v.rule}: `);
   });
 
-  it("dictionary: a missing, an unexpected and a wrong member are each reported", () => {
+  it("字典：少了的、多出来的、写错的成员各报一条", () => {
     const dictionary = {
       s02: {
         Tool: { Tool: "export type", "Tool.spec": ": ToolSpec", "Tool.handler": ": ToolHandler" },

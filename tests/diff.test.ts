@@ -15,7 +15,7 @@ const reports = Object.fromEntries(
 const ids = Object.keys(reports);
 
 describe("npm run diff", () => {
-  it("s01 prints its whole API as the foundation, one line per declaration, and every code line", () => {
+  it("s01 把整个 API 当作永驻基础打印出来，一个声明一行，代码每一行都在", () => {
     const lines = apiLines("s01", reports.s01 ?? {}, undefined);
     const decls = Object.keys(reports.s01 ?? {}).filter((k) => /^[\w$]+$/.test(k));
     expect(lines[0]).toBe(`## API：地基，${decls.length} 个声明（之后每课只加不删）`);
@@ -25,7 +25,7 @@ describe("npm run diff", () => {
     expect(code).toEqual(["## code.ts：2 行，全部是地基", "+   1  a", "+   2  b"]);
   });
 
-  it("names changes the way a reader writes them: members, union members with their fields, upgrades", () => {
+  it("改动按读者的写法点名：成员、联合成员连同它的字段、升级", () => {
     const s04 = apiLines("s04", reports.s04 ?? {}, reports.s03);
     expect(s04).toContain("+ ToolRegistry.run(call: ToolCall): string");
     expect(s04).toContain('+ ProviderEvent 的成员 { call: ToolCall; type: "tool_call" }');
@@ -35,14 +35,14 @@ describe("npm run diff", () => {
     );
   });
 
-  it("no lesson's output shows the report's internal key syntax (|[…], [type=…], #, @, new())", () => {
+  it("哪一课的输出都看不到报告内部的键写法（|[…]、[type=…]、#、@、new()）", () => {
     for (const [i, id] of ids.entries()) {
       const text = apiLines(id, reports[id] ?? {}, i === 0 ? undefined : reports[ids[i - 1] ?? ""]).slice(1).join("\n");
       expect(text, id).not.toMatch(/\|\[|\[\w+=|#|@|new\(\)/);
     }
   });
 
-  it("signatures read as methods; function-typed parameters stay intact", () => {
+  it("签名读起来像方法；函数类型的参数原样保留", () => {
     expect(signatureText("(type: string, handler: (e: Event) => void) => void")).toBe("(type: string, handler: (e: Event) => void): void");
     expect(signatureText("<T>(x: T) => Promise<T>")).toBe("<T>(x: T): Promise<T>");
     expect(declarationText({ X: "export class", "X#a": "readonly : number", "X.constructor": "new (n: number) => X" }, "X")).toBe("class X { constructor(n: number); readonly a: number }");

@@ -20,7 +20,7 @@ import { demoRuns } from "./support/demo-runs.ts";
 // The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
 const project = loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });
 
-describe("lesson READMEs (EVOLUTION.md §6)", () => {
+describe("每课的 README（EVOLUTION.md §6）", () => {
   const checked = project.lessons.filter((l) => existsSync(l.readmePath));
 
   // Start every 试一下 command at once (each distinct command runs once; the checks await the cache).
@@ -79,11 +79,11 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "mainline-upgrade", rule: rule("接入主线"), message: /^s03 README 接入主线: U1 upgrade `Provider\.complete` must be named in backticks on a line that says 「这是升级」/ },
   { file: "mainline-claim", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `"stop"` is new, but the API diff s02 → s03 does not add it$/ },
   { file: "mainline-new-row", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `Provider` is new, but the API diff s02 → s03 does not add it$/ },
-  { file: "ghost", rule: rule("no ghost"), message: /^s03 README 问题: ghost noun `toProviderMessage` \(not in s03_fixture\/code\.ts\)$/ },
-  { file: "ghost-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `ToolCall` comes from s04: label it right after the name, `ToolCall`（s04 加）$/ },
-  { file: "ghost-literal-label", rule: rule("no ghost"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
+  { file: "ghost", rule: rule("没有幽灵"), message: /^s03 README 问题: ghost noun `toProviderMessage` \(not in s03_fixture\/code\.ts\)$/ },
+  { file: "ghost-label", rule: rule("没有幽灵"), message: /^s03 README 接入主线: `ToolCall` comes from s04: label it right after the name, `ToolCall`（s04 加）$/ },
+  { file: "ghost-literal-label", rule: rule("没有幽灵"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
   // class 6: a code-looking word in plain prose is a name too
-  { file: "ghost-prose", rule: rule("no ghost"), message: /^s03 README 工作原理: ghost noun `ContextBlock` in prose \(not in s03_fixture\/code\.ts\)$/ },
+  { file: "ghost-prose", rule: rule("没有幽灵"), message: /^s03 README 工作原理: ghost noun `ContextBlock` in prose \(not in s03_fixture\/code\.ts\)$/ },
   { file: "vocabulary", rule: rule("词汇纪律"), message: /^s03 README 工作原理: `run` is introduced in s04; .*\(R-写⑤\)$/ },
   { file: "vocabulary-prose", rule: rule("词汇纪律"), message: /^s03 README 接下来: `ToolCall` \(in prose\) is introduced in s04; 接下来 may only use names this lesson has explained \(R-写⑤\)$/ },
   // class 7: 试一下's prose (outside its code blocks) is under R-写⑤ too
@@ -91,27 +91,27 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "pi-name", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: `EventStream\.pushAll` not found in Pi 1\.6\.0$/ },
   { file: "pi-path", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: path `packages\/ai\/src\/type\.ts` not found in Pi 1\.6\.0$/ },
   // class 8: both exist in Pi, but the name is not in the file the README points to
-  { file: "pi-file", rule: rule("Pi names are defined"), message: /^s03 README Pi 源码溯源: `EventStream\.push` is not defined in `ai\/types\.ts` \(Pi 1\.6\.0 defines it in packages\/ai\/src\/utils\/event-stream\.ts\)$/ },
+  { file: "pi-file", rule: rule("Pi 的名字"), message: /^s03 README Pi 源码溯源: `EventStream\.push` is not defined in `ai\/types\.ts` \(Pi 1\.6\.0 defines it in packages\/ai\/src\/utils\/event-stream\.ts\)$/ },
   { file: "code-excerpt", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 is not in s03_fixture\/code\.ts \(first differing line: "  for await \(const event of events\) parts\.push\(event\.text\);"\)$/ },
-  { file: "banned-phrase", rule: rule("banned"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
-  { file: "banned-scope", rule: rule("banned"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
+  { file: "banned-phrase", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
+  { file: "banned-scope", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
   // class 9: the bans are families, and the formula readers flagged is one of them
-  { file: "banned-family", rule: rule("banned"), message: /^s03 README: banned phrase 「这一节先不讲」 at line 56 \(R-写⑤\)$/ },
-  { file: "banned-formula", rule: rule("banned"), message: /^s03 README: banned phrase 「这一节真正交付的」 at line 28 \(R-写④\)$/ },
+  { file: "banned-family", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节先不讲」 at line 56 \(R-写⑤\)$/ },
+  { file: "banned-formula", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节真正交付的」 at line 28 \(R-写④\)$/ },
 ];
 
-describe("docs checks catch each broken fixture (tests/fixtures/docs)", () => {
-  it("the good fixture s03_fixture/README.md passes every check", async () => {
+describe("文档检查抓得到每一份改坏的样例（tests/fixtures/docs）", () => {
+  it("好的样例 s03_fixture/README.md 每条检查都过", async () => {
     const results = await checkReadme("s03", readFileSync(fixtureLesson.readmePath, "utf8"), fixtureCtx);
     expect([...results.values()].flat()).toEqual([]);
   });
 
-  it("every check has a fixture that breaks it", () => {
+  it("每条检查都有一份让它失败的样例", () => {
     expect(new Set(CASES.map((c) => c.rule))).toEqual(new Set(CHECKS.map((c) => c.rule)));
   });
 
   for (const c of CASES) {
-    it(`bad/${c.file}.md breaks only: ${c.rule}`, async () => {
+    it(`bad/${c.file}.md 只违反：${c.rule}`, async () => {
       const text = readFileSync(join(FIXTURES, "bad", `${c.file}.md`), "utf8");
       const broken = [...(await checkReadme("s03", text, fixtureCtx))].filter(([, messages]) => messages.length > 0);
       expect(broken.map(([r]) => r)).toEqual([c.rule]);
@@ -121,11 +121,11 @@ describe("docs checks catch each broken fixture (tests/fixtures/docs)", () => {
     });
   }
 
-  it("a lesson folder without README.md is reported as missing", async () => {
+  it("没有 README.md 的课报 missing", async () => {
     expect(await checkLesson("s04", {}, fixtures)).toEqual(["s04 README: missing"]);
   });
 
-  it("the first lesson's 接入主线 must name every declaration of its report (the foundation)", () => {
+  it("第一课的接入主线要点名它报告里的每个声明（永驻基础）", () => {
     const first: DocsContext = { ...fixtureCtx, prevLesson: undefined, prevReport: undefined, upgrades: [] };
     const readme = "## 接入主线\n\n| 永驻基础 | 以后怎么长 |\n|---|---|\n| `StopReason`、`Provider`、`ProviderEvent` | 只增 |\n| `main` | — |\n";
     expect(checkMainline("s01", readme, first)).toEqual([
@@ -135,10 +135,10 @@ describe("docs checks catch each broken fixture (tests/fixtures/docs)", () => {
   });
 });
 
-describe("rule details", () => {
+describe("规则细节", () => {
   const claims = (readme: string): string[] => checkMainline("s03", readme, fixtureCtx).filter((m) => m.includes(" claims "));
 
-  it("a `—` row claims the names of its first cell: new declarations, new members and new union members pass", () => {
+  it("上一节一栏是 `—` 的行，声称第一格的名字是新的：新声明、新成员、新的联合成员才算数", () => {
     const table = (cells: string[]): string => `## 接入主线\n\n| 组件 | 上一节（s02） | 本节（s03） |\n|---|---|---|\n${cells.map((c) => `| ${c} | — | 新的 |`).join("\n")}\n`;
     expect(claims(table(["`ProviderEvent`", "`collect`、`DEMO_TEXT`", "`Provider.stream`", "`stream`", "`\"text_delta\"`", "`ToolCall`（s04 加）"]))).toEqual([]);
     expect(claims(table(["`Provider`", "`main`", "`Provider.complete`"]))).toEqual([
@@ -151,7 +151,7 @@ describe("rule details", () => {
     expect(checkMainline("s01", table(["`Nope`"]), first).filter((m) => m.includes(" claims "))).toEqual([]);
   });
 
-  it("prose vocabulary only flags code-looking tokens (camelCase, PascalCase, snake_case, name())", () => {
+  it("正文的词汇纪律只管像代码的词（camelCase、PascalCase、snake_case、name()）", () => {
     const prose = (line: string): string[] => checkVocabulary("s03", `## 接下来\n\n${line}\n`, fixtureCtx);
     expect(prose("下一节要 run 工具，循环有上限，还会 pick 一个 model。")).toEqual([]);
     expect(prose("`ToolCall`（s04 加）")).toHaveLength(1); // labels don't help in narrative sections (unchanged)
@@ -160,7 +160,7 @@ describe("rule details", () => {
     );
   });
 
-  it("one row per change: a member counts in its owner's row or a first cell, nowhere else (class 5)", () => {
+  it("一处变化一行：成员写在它所属声明那一行或第一格才算，别处不算（第 5 类）", () => {
     const withMember: DocsContext = {
       ...fixtureCtx,
       report: { ...fixtureCtx.report, "Provider.cancel": "() => void" },
@@ -175,7 +175,7 @@ describe("rule details", () => {
     expect(mainline("| `Provider` | `complete` | `stream`（这是升级） |", "```diff\n+ cancel\n```\n")).toEqual(missing);
   });
 
-  it("ghost nouns in prose: camelCase, PascalCase, snake_case and calls; not acronyms, products or later lessons' names (class 6)", () => {
+  it("正文里的幽灵名词：驼峰、下划线、调用都算；缩写、产品名、后面课的名字不算（第 6 类）", () => {
     const ghosts = (line: string): string[] => checkGhostNouns("s03", `## 工作原理\n\n${line}\n`, fixtureCtx);
     expect(ghosts("先包成一个 ContextBlock，再交给 flushBuffer()，最后写进 event_log。")).toEqual(
       ["`ContextBlock`", "`flushBuffer()`", "`event_log`"].map((n) => `s03 README 工作原理: ghost noun ${n} in prose (not in s03_fixture/code.ts)`),
@@ -193,7 +193,7 @@ describe("rule details", () => {
     expect(ghosts("这个函数叫 ExtensionFactory。")).toEqual(["s03 README 工作原理: ghost noun `ExtensionFactory` in prose (not in s03_fixture/code.ts)"]);
   });
 
-  it("vocabulary discipline covers the title block and every section but 接入主线 and the Pi trace (class 7)", () => {
+  it("词汇纪律管开头，和除接入主线、源码溯源以外的每一节（第 7 类）", () => {
     const vocab = (readme: string): string[] => checkVocabulary("s03", readme, fixtureCtx);
     expect(vocab("# s03: 流 — 拼\n\n> 每个 ToolCall 都算数。\n> Pi 边界：x\n")).toEqual([
       "s03 README 开头: `ToolCall` (in prose) is introduced in s04; 开头 may only use names this lesson has explained (R-写⑤)",
@@ -204,7 +204,7 @@ describe("rule details", () => {
     expect(vocab("## 接入主线\n\n`ToolCall`（s04 加）\n\n## Pi 源码溯源\n\nPi 的 ToolCall\n")).toEqual([]);
   });
 
-  it("a Pi name next to a Pi path must be defined in that file, in every form the README can write it (class 8)", () => {
+  it("Pi 的名字写在 Pi 路径旁边，就得定义在那个文件里；README 的每种写法都查（第 8 类）", () => {
     const pairs = (line: string, section = "Pi 源码溯源"): string[] => checkPiFiles("s03", `## ${section}\n\n${line}\n`, fixtureCtx);
     const ok = [
       "`packages/agent/src/agent-loop.ts` 的 `runAgentLoop`",
@@ -229,7 +229,7 @@ describe("rule details", () => {
     ]);
   });
 
-  it("banned phrases are families, also across a line break; ordinary sentences pass (class 9)", () => {
+  it("禁用的套话按词族查，断在两行之间也查得到；普通句子不算（第 9 类）", () => {
     const banned = (text: string): string[] => checkBannedPhrases("s03", text).map((m) => /「(.*)」/.exec(m)?.[1] ?? m);
     expect(banned("本节不讲持久化。\n\n这一章不讲工具。\n\n这课暂不展开。\n\n先接住这一轮。\n\n事件穿过Core。\n\n本节真正要交付的是一个约定。")).toEqual([
       "本节不讲",
@@ -243,7 +243,7 @@ describe("rule details", () => {
     expect(banned("这一节讲清楚了流。异常要接住，一轮一轮地跑。core 穿过了两层。下一节再讲持久化。")).toEqual([]);
   });
 
-  it("code excerpts must be exact contiguous code.ts lines (indentation included, trailing spaces ignored)", () => {
+  it("代码片段必须是 code.ts 里连续、一字不差的几行（缩进也算，行尾空白不算）", () => {
     const excerpt = (body: string): string[] => checkCodeExcerpts("s03", `## 工作原理\n\n\`\`\`ts\n${body}\n\`\`\`\n`, fixtureCtx);
     expect(excerpt("\n  const parts: string[] = [];   \n  for await (const event of events) if (event.type === \"text_delta\") parts.push(event.text);\n")).toEqual([]);
     expect(excerpt("const parts: string[] = [];")).toEqual([
@@ -253,8 +253,8 @@ describe("rule details", () => {
   });
 });
 
-describe("试一下 runner", () => {
-  it("reads npm scripts and tsx commands", () => {
+describe("试一下的命令", () => {
+  it("读得懂 npm 脚本和 tsx 命令", () => {
     const scripts = { s03: "tsx s03_stream/code.ts", start: "tsx s12_packages/code.ts", lint: "eslint ." };
     expect(resolveCommand("npm run s03", scripts)).toEqual({ file: "s03_stream/code.ts", args: [] });
     expect(resolveCommand("npm start", scripts)).toEqual({ file: "s12_packages/code.ts", args: [] });
@@ -263,7 +263,7 @@ describe("试一下 runner", () => {
     expect(resolveCommand("npm run lint", scripts)).toBe('npm script "lint" is `eslint .`, not `tsx <file>`');
   });
 
-  it("runs a lesson once per distinct command (npm run s01 = npx tsx s01_one_turn/code.ts), reusing the demo runs", async () => {
+  it("同一条命令只跑一次（npm run s01 和 npx tsx s01_one_turn/code.ts 是同一条），直接用演示已经跑出的结果", async () => {
     const run = createCommandRunner(ROOT, 30_000, await demoRuns());
     const viaNpm = run("npm run s01");
     expect(run("npx tsx s01_one_turn/code.ts")).toBe(viaNpm);
@@ -271,7 +271,7 @@ describe("试一下 runner", () => {
     expect(result.ok && result.stdout.split("\n")[0]).toBe("user: 你好");
   });
 
-  it("runs a file for real from the repo root (and the fixtures' faked output is what the fixture prints)", async () => {
+  it("真的从仓库根目录跑一个文件（样例假装的输出，就是样例真打印出来的）", async () => {
     const result = await createCommandRunner(ROOT)("npx tsx tests/fixtures/docs/s03_fixture/code.ts");
     expect(result).toEqual({ ok: true, stdout: FIXTURE_OUTPUT });
   }, 30_000);

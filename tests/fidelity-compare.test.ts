@@ -48,21 +48,21 @@ const CALLS_ONE_TOOL = [["call_1"], []];
 const compareOneTool = (mini: MiniMessageLike[], calls: string[][] = CALLS_ONE_TOOL, differences = DIFFERENCES) =>
   compareTraces("one-tool", normalisePi(PI_ONE_TOOL), normaliseMini(mini, calls), differences);
 
-describe("fidelity comparison: a correct mini trace passes", () => {
-  it("one-tool: only the listed system-message difference (F1)", () => {
+describe("保真对照：对的 mini 轨迹过得了", () => {
+  it("one-tool：只有列出的系统消息差异（F1）", () => {
     expect(compareOneTool(MINI_ONE_TOOL)).toEqual({ used: ["F1"], problems: [] });
   });
 });
 
-describe("fidelity comparison: a wrong mini trace is reported", () => {
-  it("the intermediate assistant message dropped", () => {
+describe("保真对照：错的 mini 轨迹被报出来", () => {
+  it("中间那条助手消息丢了", () => {
     const mini = MINI_ONE_TOOL.filter((_, i) => i !== 1);
     const { problems } = compareOneTool(mini, [[]]);
     expect(problems).toContain("mini 配对 #1：结果 call_1 不回答它前面那条助手消息要的任何调用");
     expect(problems).toContain('pi #2 assistant[toolUse] "我调一下 echo。" calls=call_1 在 mini 里没有');
   });
 
-  it("a toolCallId that answers no call", () => {
+  it("toolCallId 不回答任何调用", () => {
     const mini = MINI_ONE_TOOL.map((m) => (m.role === "toolResult" ? { ...m, toolCallId: "call_2" } : m));
     const { problems } = compareOneTool(mini);
     expect(problems).toContain("mini 配对 #2：结果 call_2 不回答它前面那条助手消息要的任何调用");
@@ -70,22 +70,22 @@ describe("fidelity comparison: a wrong mini trace is reported", () => {
     expect(problems).toContain('pi #3 toolResult call_1 ok "echo:hi" ≠ mini #2 toolResult call_2 ok "echo:hi"');
   });
 
-  it("the error flag flipped", () => {
+  it("出错标记翻了", () => {
     const mini = MINI_ONE_TOOL.map((m) => (m.role === "toolResult" ? { ...m, content: "error: echo:hi" } : m));
     expect(compareOneTool(mini).problems).toEqual(['pi #3 toolResult call_1 ok "echo:hi" ≠ mini #2 toolResult call_1 error "echo:hi"']);
   });
 
-  it("a different stopReason", () => {
+  it("stopReason 不一样", () => {
     const mini = MINI_ONE_TOOL.map((m, i) => (i === 3 ? { ...m, stopReason: "error" } : m));
     expect(compareOneTool(mini).problems).toEqual(['pi #4 assistant[stop] "echo 回了 echo:hi。" ≠ mini #3 assistant[error] "echo 回了 echo:hi。"']);
   });
 
-  it("an extra message at the end", () => {
+  it("末尾多一条消息", () => {
     const mini = [...MINI_ONE_TOOL, { role: "assistant" as const, content: "还有一句。", stopReason: "stop" }];
     expect(compareOneTool(mini, [...CALLS_ONE_TOOL, []]).problems).toEqual(['mini #4 assistant[stop] "还有一句。" 在 pi 里没有']);
   });
 
-  it("results in the wrong order", () => {
+  it("结果的顺序错了", () => {
     const trace = normaliseMini(
       [
         { role: "user", content: "x" },
@@ -98,7 +98,7 @@ describe("fidelity comparison: a wrong mini trace is reported", () => {
     expect(pairingProblems(trace)).toEqual(["#2：结果 call_2 顺序不对（该轮到 call_1）"]);
   });
 
-  it("an unlisted difference: without row F1 the system message is a DIFF", () => {
+  it("表外的差异：没有 F1 这一行，系统消息就是不符", () => {
     const { problems } = compareOneTool(
       MINI_ONE_TOOL,
       CALLS_ONE_TOOL,
@@ -108,7 +108,7 @@ describe("fidelity comparison: a wrong mini trace is reported", () => {
   });
 });
 
-describe("fidelity comparison: a listed difference only covers what it describes", () => {
+describe("保真对照：列出的差异只消掉它自己描述的那种样子", () => {
   const unknownTool = (miniText: string, scenario = "unknown-tool") =>
     compareTraces(
       scenario,
@@ -128,19 +128,19 @@ describe("fidelity comparison: a listed difference only covers what it describes
       DIFFERENCES,
     );
 
-  it("F3 accepts the renamed text for the same tool", () => {
+  it("F3 认同一个工具改了名字的文字", () => {
     expect(unknownTool('error: unknown tool "nope"')).toEqual({ used: ["F3"], problems: [] });
   });
 
-  it("F3 does not accept another tool's name", () => {
+  it("F3 不认别的工具的名字", () => {
     expect(unknownTool('error: unknown tool "nada"').problems).toHaveLength(1);
   });
 
-  it("a row applies only to the scenarios it lists", () => {
+  it("一行差异只用在它列出的剧本上", () => {
     expect(unknownTool('error: unknown tool "nope"', "one-tool").problems).toHaveLength(1);
   });
 
-  it("F4 needs the same list of argument problems", () => {
+  it("F4 要参数问题的清单一样", () => {
     const run = (miniText: string) =>
       compareTraces(
         "invalid-args",
@@ -161,7 +161,7 @@ describe("fidelity comparison: a listed difference only covers what it describes
     expect(run('error: invalid arguments for tool "echo": argument "path" is missing; unexpected argument "file"').problems).toHaveLength(1);
   });
 
-  it("F12 covers a stop after exactly 8 turns, not 7", () => {
+  it("F12 只认恰好 8 轮之后停下，7 轮不行", () => {
     const piMessages: PiMessageLike[] = [{ role: "user", content: "u" }];
     for (let n = 1; n <= 12; n++) {
       piMessages.push({ role: "assistant", content: [toolCall(`c${n}`)], stopReason: "toolUse" });
@@ -181,30 +181,30 @@ describe("fidelity comparison: a listed difference only covers what it describes
   });
 });
 
-describe("fidelity comparison: what the model sees on each request", () => {
+describe("保真对照：模型每次请求看到的东西", () => {
   // 第二次请求：Pi 的模型看到 system、user、带 toolCall 的助手消息、结果；mini Pi 的模型看到的助手消息只有文字
   const piRequests = [PI_ONE_TOOL.slice(0, 2), PI_ONE_TOOL.slice(0, 4)].map((m) => asRequest(normalisePi(m)));
   const miniInputs = [MINI_ONE_TOOL.slice(0, 1), MINI_ONE_TOOL.slice(0, 3)].map((m) => m.map(({ role, content, toolCallId }) => ({ role, content, toolCallId })));
 
-  it("only the listed differences: the system message (F1) and the calls the model cannot see (F13)", () => {
+  it("只有列出的差异：系统消息（F1）和模型看不到的调用（F13）", () => {
     expect(compareRequests("one-tool", piRequests, miniInputs.map(normaliseMiniRequest), DIFFERENCES)).toEqual({ used: ["F1", "F13"], problems: [] });
   });
 
-  it("a result missing from the second request is reported, with the request number", () => {
+  it("第二次请求里少了一个结果，报出来，带着请求的序号", () => {
     const wrong = [miniInputs[0], miniInputs[1].slice(0, 2)].map(normaliseMiniRequest);
     expect(compareRequests("one-tool", piRequests, wrong, DIFFERENCES).problems).toEqual([
       '第 2 次请求：pi #3 toolResult call_1 ok "echo:hi" 在 mini 里没有',
     ]);
   });
 
-  it("F13 applies to requests only: a history whose assistant lost its calls is still a DIFF", () => {
+  it("F13 只用在请求上：历史里的助手消息丢了调用，照样是不符", () => {
     const { problems } = compareOneTool(MINI_ONE_TOOL, [[], []]);
     expect(problems).toContain('pi #2 assistant[toolUse] "我调一下 echo。" calls=call_1 ≠ mini #1 assistant[toolUse] "我调一下 echo。"');
   });
 });
 
 // ── issue 13 的边界（F37–F43）：钩子和工具答得不成样子、一轮没跑完又来一句、模型不回话 ──
-describe("fidelity comparison: the hardened boundaries (F37–F43) cover only what they describe", () => {
+describe("保真对照：加固过的边界（F37–F43）只消掉它们描述的那种样子", () => {
   const u = (t: string): PiMessageLike => ({ role: "user", content: t });
   /** Pi 一侧：要了 calls 这几个调用，结果是 results（[文字, 出错]）。 */
   const piRun = (calls: string[], results: [string, boolean][]): FidelityTrace =>
@@ -227,7 +227,7 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
   const BEFORE_UNDEFINED = 'error: hook failed: beforeToolCall returned undefined, expected {type: "allow"} or {type: "block", reason}';
   const BEFORE_PROMISE = 'error: hook failed: beforeToolCall returned a Promise, expected {type: "allow"} or {type: "block", reason}';
 
-  it("F37: a forgotten return that Pi allows and the course refuses; not another failure, not a call that ran", () => {
+  it("F37：忘了 return，Pi 放行、课程拒绝；别的失败不算，执行了的调用也不算", () => {
     const pi = piRun(["call_1"], [["echo:a", false]]);
     expect(compareTraces("before-undefined", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), DIFFERENCES)).toEqual({ used: ["F37"], problems: [] });
     expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["error: blocked: undefined"]), DIFFERENCES).problems).toEqual([
@@ -237,7 +237,7 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
     expect(compareTraces("one-tool", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), DIFFERENCES).problems).toHaveLength(1);
   });
 
-  it("F38: an async hook that Pi awaits; a course that lets the blocked call run is reported", () => {
+  it("F38：Pi 会等 async 的钩子；课程让被拦的调用跑了，报出来", () => {
     const pi = piRun(["call_1", "call_2"], [["echo:a", false], [ASYNC_BLOCK_REASON, true]]);
     expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), DIFFERENCES)).toEqual({ used: ["F38"], problems: [] });
     // 以前的缺陷：resolve 成拦下的 async 钩子被当成放行，rm 真的跑了
@@ -249,7 +249,7 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
     expect(compareTraces("before-async", other, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), DIFFERENCES).problems).toHaveLength(1);
   });
 
-  it("F39 and F40: a result Pi keeps and the course turns into an error; a Promise stored as a result is reported", () => {
+  it("F39、F40：Pi 留着的结果，课程变成一条错误；把 Promise 存成结果的，报出来", () => {
     const pi = piRun(["call_1"], [["echo:a", false]]);
     expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned undefined, expected a string"]), DIFFERENCES)).toEqual({
       used: ["F39"],
@@ -268,7 +268,7 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
   const PI_SECOND = saw([CALLER.secondPrompt, CALLER.threw("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.")]);
   const refused = CALLER.returned('assistant[error] "" error="agent is already processing a prompt"');
 
-  it("F41: Pi's second prompt throws, the course's resolves with a refusal; a second turn that ran, or a missing caller line, is reported", () => {
+  it("F41：Pi 的第二次 prompt 抛错，课程的回一句拒绝；第二轮真跑了、或者调用方少了一行，报出来", () => {
     expect(compareCaller("second-prompt", PI_SECOND, saw([CALLER.secondPrompt, refused]), DIFFERENCES)).toEqual({ used: ["F41"], problems: [] });
     const ran = saw([CALLER.secondPrompt, CALLER.returned('assistant[stop] "又一个笑话"')]);
     expect(compareCaller("second-prompt", PI_SECOND, ran, DIFFERENCES).problems).toEqual([
@@ -283,7 +283,7 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
     expect(compareTraces("second-prompt", piHistory, history([{ role: "user", content: "再讲一个" }]), DIFFERENCES).problems).toEqual(['mini #1 user "再讲一个" 在 pi 里没有']);
   });
 
-  it("F42 and F43: Pi's abort ends the turn, the course waits for the provider; a turn that never ended or ended too early is reported", () => {
+  it("F42、F43：Pi 的 abort 结束这一轮，课程等着 provider；一直不结束或结束得太早的一轮，报出来", () => {
     const wait = CALLER.waited(20);
     const piSaw = saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.settled], [CALLER.released, CALLER.settled]);
     const miniSaw = saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.settled]);
@@ -301,15 +301,15 @@ describe("fidelity comparison: the hardened boundaries (F37–F43) cover only wh
     expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "error: timeout", stopReason: "error" }), DIFFERENCES).problems).toHaveLength(1);
   });
 
-  it("settlesWithin bounds every wait: a promise that never settles is reported as running, a rejection counts as settled", async () => {
+  it("settlesWithin 给每次等待设上限：永远不落定的 Promise 报成还在跑，reject 也算落定", async () => {
     expect(await settlesWithin(new Promise(() => {}), 5)).toBe(false);
     expect(await settlesWithin(Promise.resolve(), 5)).toBe(true);
     expect(await settlesWithin(Promise.reject(new Error("x")), 5)).toBe(true);
   });
 });
 
-describe("fidelity normalisation", () => {
-  it("a mini error answer splits into the text so far and the error line (D6); Pi's errorMessage lines up", () => {
+describe("保真对照的归一", () => {
+  it("mini 出错的回答拆成已收到的文字和 error 那一行（D6），和 Pi 的 errorMessage 对齐", () => {
     const mini = normaliseMini([{ role: "assistant", content: "我先说一半\nerror: connection reset", stopReason: "error" }], [[]]);
     const pi = normalisePi([{ role: "assistant", content: text("我先说一半"), stopReason: "error", errorMessage: "connection reset" }]);
     expect(mini).toEqual([{ role: "assistant", stopReason: "error", text: "我先说一半", calls: [], errorText: "connection reset" }]);
@@ -317,11 +317,11 @@ describe("fidelity normalisation", () => {
   });
 });
 
-describe("fidelity differences table", () => {
+describe("保真对照的差异表", () => {
   const ALL_ROWS = [...DIFFERENCES, ...FACT_DIFFERENCES];
   const ALL_IDS = [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id);
 
-  it("every row names existing scenarios, ids are unique, scenario ids are unique, numbers run F1, F2, … without gaps", () => {
+  it("每一行列的剧本都存在，行号不重复，剧本 id 不重复，编号 F1、F2……连着不跳", () => {
     expect(new Set(ALL_IDS).size).toBe(ALL_IDS.length);
     const everyUse = new Map(ALL_ROWS.map((d) => [d.id, new Set(d.scenarios)]));
     expect(staleRows(ALL_ROWS, everyUse, ALL_IDS)).toEqual([]);
@@ -334,32 +334,32 @@ describe("fidelity differences table", () => {
     expect(ALL_ROWS.map((d) => number(d.id)).sort((a, b) => a - b)).toEqual(ALL_ROWS.map((_, i) => i + 1));
   });
 
-  it("no row is pending: every difference is fixed in the lessons or listed as deliberate with a reason", () => {
+  it("没有待定的行：每处差异要么在课里修掉，要么写成故意的并写明理由", () => {
     const pending = ALL_ROWS.filter((d) => d.status === "pending").map((d) => d.id);
     expect(pending, `pending rows in fidelity/differences.ts (fix the lessons or mark them deliberate with a reason): ${pending.join(", ")}`).toEqual([]);
     for (const d of ALL_ROWS) expect(d.reason.trim(), `${d.id} has no reason`).not.toBe("");
   });
 
-  it("every mechanism row belongs to the mechanism of every scenario it lists", () => {
+  it("每条机制行都属于它列出的每个剧本的那个机制", () => {
     for (const d of FACT_DIFFERENCES) {
       for (const id of d.scenarios) expect(MECHANISM_SCENARIOS.find((s) => s.id === id)?.mechanism, `${d.id} lists ${id}`).toBe(d.mechanism);
     }
   });
 
-  it("a row no scenario needs is reported as stale", () => {
+  it("没有剧本用到的行报成过时", () => {
     const usage = new Map(ALL_ROWS.map((d) => [d.id, new Set(d.scenarios.filter((s) => (d.id !== "F3" || s !== "unknown-tool") && (d.id !== "F21" || s !== "prompt-nothing")))]));
     expect(staleRows(ALL_ROWS, usage, ALL_IDS)).toEqual(["F3 过期：剧本「unknown-tool」用不到它", "F21 过期：剧本「prompt-nothing」用不到它"]);
     expect(staleRows([{ ...DIFFERENCES[0], id: "F0", scenarios: [] }], usage, ALL_IDS)).toEqual(["F0 过期：没写任何剧本"]);
     expect(staleRows([{ ...DIFFERENCES[0], id: "F0", scenarios: ["no-such-scenario"] }], usage, ALL_IDS)).toEqual(["F0 写了剧本「no-such-scenario」，可没有这个剧本"]);
   });
 
-  it("fidelity/DIFFERENCES.md is generated from the data (npx tsx fidelity/doc.ts)", () => {
+  it("fidelity/DIFFERENCES.md 由数据生成（npm run gen:differences）", () => {
     expect(existsSync(DOC_PATH) ? readFileSync(DOC_PATH, "utf8") : null, "run `npx tsx fidelity/doc.ts`").toBe(renderDoc());
   });
 });
 
 // ── 机制剧本（s07–s12）────────────────────────────────────
-describe("fidelity mechanisms: a correct mini observation passes with only the listed rows, a wrong one is reported", () => {
+describe("保真对照的机制剧本：对的 mini 观察只带着列出的行过得了，错的报出来", () => {
   const compare = (scenario: string, pi: Observation, mini: Observation) => compareObservations(scenario, pi, mini, DIFFERENCES, FACT_DIFFERENCES);
   /** 观察里的一条事实换掉（改错用）。 */
   const withFact = (o: Observation, name: string, lines: string[]): Observation => ({ ...o, facts: { ...o.facts, [name]: lines } });
@@ -386,18 +386,18 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   const PI_TREE = tree();
   const MINI_TREE = tree({}, false);
 
-  it("s07 tree-branch-back: only F13 (the model does not see its calls)", () => {
+  it("s07 tree-branch-back：只有 F13（模型看不到自己要过的调用）", () => {
     expect(compare("tree-branch-back", PI_TREE, MINI_TREE)).toEqual({ used: ["F13"], problems: [] });
   });
 
-  it("s07: a wrong parent link, a lost path entry, a leaf that moved on a missing id are each reported", () => {
+  it("s07：父节点挂错、路径上丢了一条、moveTo 不存在的 id 时叶子动了，各报一条", () => {
     expect(compare("tree-branch-back", PI_TREE, tree({ parents: [null, 0, 1, 2, 3, 4, 5, 6] }, false)).problems).toEqual(["「父节点」pi #6 ← #3 ≠ mini #6 ← #5"]);
     const lost = tree({ path: [0, 1, 2, 6, 7].map((i) => [...CONVERSATION, user("换个问题：有测试吗？"), said("有，pnpm test。")][i]) }, false);
     expect(compare("tree-branch-back", PI_TREE, lost).problems).toEqual(['「当前路径」pi #3 assistant[stop] "这是一个待办清单项目。" 在 mini 里没有']);
     expect(compare("tree-branch-back", PI_TREE, tree({ missing: "报错，但叶子动了" }, false)).problems).toEqual(["「换到不存在的节点」pi 报错，叶子没动 ≠ mini 报错，但叶子动了"]);
   });
 
-  it("s07 F14 covers only a restart that hangs the new question under the root, not under another node", () => {
+  it("s07 F14 只认重新开始时新问题挂在根下，挂在别的节点下不算", () => {
     const pi = tree({ parents: [null, 0, 1, 2, 3, 4, null, 6], path: [user("从头问"), said("待办清单。")], sent: asRequest([user("从头问"), said("待办清单。")]) });
     const mini = (parent: number) =>
       tree({ parents: [null, 0, 1, 2, 3, 4, parent, 6], path: [CONVERSATION[0], user("从头问"), said("待办清单。")], sent: asRequest([CONVERSATION[0], user("从头问"), said("待办清单。")]) }, false);
@@ -405,7 +405,7 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
     expect(compare("tree-restart", pi, mini(1)).problems.length).toBeGreaterThan(0);
   });
 
-  it("s07 F15 removes only Pi's synthetic 'No result provided', not a real result the course lost", () => {
+  it("s07 F15 只去掉 Pi 补的 'No result provided'，课程丢了的真结果不算", () => {
     const sent = (calls: string[], extra: Entry[]): Observation => ({
       facts: {},
       traces: { 发给模型的消息: { on: "requests", pairing: false, trace: asRequest([CONVERSATION[0], said("我读一下。", calls), ...extra, user("算了")]) } },
@@ -430,11 +430,11 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   };
   const MINI_PROMPT = withFact(withFact(withFact(PI_PROMPT, "技能条目带文件位置", ["release：不带", "review：不带"]), "各部分的先后", ["项目说明", "技能索引", "追加的话"]), "工作目录写在提示里", ["否"]);
 
-  it("s08 prompt-resources: only F19 (order), F20 (no skill location), F21 (no cwd)", () => {
+  it("s08 prompt-resources：只有 F19（先后）、F20（技能不带位置）、F21（没有工作目录）", () => {
     expect(compare("prompt-resources", PI_PROMPT, MINI_PROMPT)).toEqual({ used: ["F19", "F20", "F21"], problems: [] });
   });
 
-  it("s08: a skill's full text in the prompt, a lost AGENTS.md, another order are reported", () => {
+  it("s08：技能全文进了提示、AGENTS.md 丢了、先后不一样，都报出来", () => {
     expect(compare("prompt-resources", PI_PROMPT, withFact(MINI_PROMPT, "技能", ["release：全文", "review：只有索引（名字和说明）"])).problems).toEqual([
       "「技能」pi release：只有索引（名字和说明） ≠ mini release：全文",
     ]);
@@ -468,22 +468,22 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   const PI_EXT = extension(true, piHistory);
   const MINI_EXT = extension(false, piHistory.slice(1));
 
-  it("s09 ext-one-turn: only F1 (Pi's system message) and F22 (Pi's listener sees roles, system and user messages)", () => {
+  it("s09 ext-one-turn：只有 F1（Pi 的系统消息）和 F22（Pi 的监听看得到角色、系统和用户消息）", () => {
     expect(compare("ext-one-turn", PI_EXT, MINI_EXT)).toEqual({ used: ["F1", "F22"], problems: [] });
   });
 
-  it("s09: the extension's tool skipping the hook, a lost event, an extra error are reported", () => {
+  it("s09：扩展的工具绕过了钩子、丢了一个事件、多记一条错，都报出来", () => {
     expect(compare("ext-one-turn", PI_EXT, withFact(MINI_EXT, "钩子看到的调用", ["read"])).problems).toEqual(["「钩子看到的调用」pi wc 在 mini 里没有"]);
     expect(compare("ext-one-turn", PI_EXT, withFact(MINI_EXT, "监听者看到的事件", events(false).filter((l) => l !== "stats: done"))).problems).toEqual(["「监听者看到的事件」pi stats: done 在 mini 里没有"]);
     expect(compare("ext-one-turn", PI_EXT, withFact(MINI_EXT, "记下的错误", ["1"])).problems).toEqual(["「记下的错误」pi 0 ≠ mini 1"]);
   });
 
-  it("s09 F22 needs Pi's roles: a mini listener that also saw the user message is still reported", () => {
+  it("s09 F22 要 Pi 的角色：mini 的监听也看到了用户消息，照样报出来", () => {
     const extra = withFact(MINI_EXT, "监听者看到的事件", ['stats: message "数一下 README.md"', ...events(false)]);
     expect(compare("ext-one-turn", PI_EXT, extra).problems).toEqual(['「监听者看到的事件」mini stats: message "数一下 README.md" 在 pi 里没有']);
   });
 
-  it("s09 F24 covers the renamed command, not a mini that ran the second extension's command", () => {
+  it("s09 F24 只认改了名的命令，mini 跑了第二个扩展的命令不算", () => {
     const pi = withFact(PI_EXT, "命令", ["stats → 没有运行任何命令"]);
     expect(compare("ext-name-clash", pi, withFact(MINI_EXT, "命令", ["stats → stats 扩展在工作"])).used).toContain("F24");
     expect(compare("ext-name-clash", pi, withFact(MINI_EXT, "命令", ["stats → copycat 的 stats", "x"])).problems.length).toBeGreaterThan(0);
@@ -502,13 +502,13 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
     traces: {},
   });
 
-  it("s10 mode-json: only F25 (header), F26 (event kinds), F27 (roles); a line that does not parse or a lost message is reported", () => {
+  it("s10 mode-json：只有 F25（开头）、F26（事件种类）、F27（角色）；读不出的一行、丢了的消息都报出来", () => {
     expect(compare("mode-json", json(true), json(false))).toEqual({ used: ["F25", "F26", "F27"], problems: [] });
     expect(compare("mode-json", json(true), withFact(json(false), "每行都能按JSON解析", ["否"])).problems).toEqual(["「每行都能按JSON解析」pi 是 ≠ mini 否"]);
     expect(compare("mode-json", json(true), withFact(json(false), "读得出的消息", [])).problems).toEqual(['「读得出的消息」pi message "这是一个待办清单项目。" 在 mini 里没有']);
   });
 
-  it("s10 mode-error: F29 and F30 only cover what they describe: a lost error message or a mini that asked three times is reported", () => {
+  it("s10 mode-error：F29、F30 只消掉它们描述的样子：丢了错误消息、mini 问了三次，都报出来", () => {
     const pi: Observation = { facts: { 标准输出: [], 错误说明写在哪: ["标准错误"], 退出码: ["1"], 问了模型几次: ["2"] }, traces: {} };
     const mini: Observation = { facts: { 标准输出: ["error: provider unavailable (503)"], 错误说明写在哪: ["标准输出"], 退出码: [ABSENT], 问了模型几次: ["1"] }, traces: {} };
     expect(compare("mode-error", pi, mini)).toEqual({ used: ["F29", "F30"], problems: [] });
@@ -524,11 +524,11 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   });
   const PI_UNTRUSTED = trust(["project/AGENTS.md"], "只有索引（名字和说明）", "不在提示里", []);
 
-  it("s11 trust-untrusted: only F31 (AGENTS.md), F32 (the user's own skill), F33 (no project extensions)", () => {
+  it("s11 trust-untrusted：只有 F31（AGENTS.md）、F32（用户自己的技能）、F33（没有项目扩展）", () => {
     expect(compare("trust-untrusted", PI_UNTRUSTED, trust([], "不在提示里", "不在提示里", [ABSENT]))).toEqual({ used: ["F31", "F32", "F33"], problems: [] });
   });
 
-  it("s11: a project skill that reaches an untrusted prompt is reported", () => {
+  it("s11：项目的技能进了不信任时的提示，报出来", () => {
     expect(compare("trust-untrusted", PI_UNTRUSTED, trust([], "不在提示里", "只有索引（名字和说明）", [ABSENT])).problems).toEqual([
       "「技能」pi release：不在提示里 ≠ mini release：只有索引（名字和说明）",
     ]);
@@ -541,19 +541,19 @@ describe("fidelity mechanisms: a correct mini observation passes with only the l
   });
   const PI_BROKEN = pkg(["commit_message", "read"], "git-helpers 1.0.0", "只有索引（名字和说明）", "0");
 
-  it("s12 package-broken: F35 covers a package refused as a whole, not one installed in part", () => {
+  it("s12 package-broken：F35 只认整包拒绝，装上一半的不算", () => {
     expect(compare("package-broken", PI_BROKEN, pkg(["read"], "没有运行任何命令", "不在提示里", "1"))).toEqual({ used: ["F35"], problems: [] });
     const half = pkg(["commit_message", "read"], "没有运行任何命令", "不在提示里", "1");
     expect(compare("package-broken", PI_BROKEN, half).problems.length).toBeGreaterThan(0);
   });
 
-  it("a fact or trace only one side has is reported", () => {
+  it("只有一边有的事实或轨迹，报出来", () => {
     const { 记下的错误: _, ...rest } = MINI_EXT.facts;
     expect(compare("ext-one-turn", PI_EXT, { ...MINI_EXT, facts: rest }).problems).toEqual(["「记下的错误」只有 pi 有"]);
     expect(compare("ext-one-turn", PI_EXT, { ...MINI_EXT, traces: {} }).problems).toEqual(["「历史」只有 pi 有"]);
   });
 
-  it("a mini history that lost a tool result is reported through the loop's rows (F1 does not hide it)", () => {
+  it("mini 的历史丢了一个工具结果，按循环的行报出来（F1 遮不住它）", () => {
     const lost = withTrace(MINI_EXT, "历史", (t) => t.filter((e) => !(e.role === "toolResult" && e.toolCallId === "call_2")));
     const { problems } = compare("ext-one-turn", PI_EXT, lost);
     expect(problems).toContain("「历史」mini 配对 #1：调用 call_2 没有结果");

@@ -270,7 +270,7 @@ const toolResultIds = (ms: { role: string; toolCallId?: string }[]): (string | u
 
 forLessonsFrom("toolLoop", (id, load) => {
   it(
-    "任意 provider 行为：不抛错；请求数 ≤ maxTurns；执行的调用（D4/D19）每个恰好一条带其 toolCallId 的结果，没执行的一条都没有；" +
+    "R4 / R5：任意 provider 行为：不抛错（R4）；请求数 ≤ maxTurns（R5）；执行的调用（D4/D19）每个恰好一条带其 toolCallId 的结果，没执行的一条都没有；" +
       "以合法 stopReason 的助手消息收尾；provider 每次看到的正是当时已存的历史" +
       (has(id, "extensions") ? "；每条存下的消息一个 message 事件，最后一个 done（D11）" : ""),
     async () => {
@@ -297,7 +297,7 @@ forLessonsFrom("toolLoop", (id, load) => {
     },
   );
 
-  it("任意 provider 行为：存下的每条消息的内容都和按剧本算出的一样（D4 文字、D6 出错时「已收到的文字 + 一行 error」、D16 钩子、D18 工具错误）", async () => {
+  it("R4：任意 provider 行为：存下的每条消息的内容都和按剧本算出的一样（D4 文字、D6 出错时「已收到的文字 + 一行 error」、D16 钩子、D18 工具错误）", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(planArb, async (plan) => {
@@ -434,7 +434,7 @@ const boundariesOf = (id: string): Boundary[] => {
 };
 
 forLessonsFrom("s01", (id, load) => {
-  it("第 1 类：describeError（s03 起还有 describeValue）对任何值都回一段文字，从不抛错", async () => {
+  it("R4 第 1 类：describeError（s03 起还有 describeValue）对任何值都回一段文字，从不抛错", async () => {
     const mod = await load();
     await fc.assert(
       fc.property(returnedArb, (h) => {
@@ -445,7 +445,7 @@ forLessonsFrom("s01", (id, load) => {
     );
   });
 
-  it(`第 1 类：在任何一道边界（${boundariesOf(id).join("、")}）抛出任何值，这一轮都照常结束，错误写成文字，之后照常`, async () => {
+  it(`R4 第 1 类：在任何一道边界（${boundariesOf(id).join("、")}）抛出任何值，这一轮都照常结束，错误写成文字，之后照常`, async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...boundariesOf(id)), thrownArb, async (boundary, h) => {
@@ -647,7 +647,7 @@ function eventsArb(id: string): fc.Arbitrary<GenEvent[]> {
 }
 
 forLessonsFrom("stream", (id, load) => {
-  it("第 2 类：任意事件序列（含坏事件、乱序、读一下就抛错的事件）：坏事件让这条回答以出错收尾并写明收到了什么；只有合法的 toolUse 回答里的调用才执行", async () => {
+  it("R4 第 2 类：任意事件序列（含坏事件、乱序、读一下就抛错的事件）：坏事件让这条回答以出错收尾并写明收到了什么；只有合法的 toolUse 回答里的调用才执行", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(eventsArb(id), fc.boolean(), async (events, tamper) => {
@@ -702,7 +702,7 @@ forLessonsFrom("stream", (id, load) => {
     );
   });
 
-  it("第 2 类：provider 不像 provider（没有 stream、stream 不是函数、交回的不是事件流）：这一轮以出错收尾，之后照常", async () => {
+  it("R4 第 2 类：provider 不像 provider（没有 stream、stream 不是函数、交回的不是事件流）：这一轮以出错收尾，之后照常", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(returnedArb, fc.constantFrom("provider itself", "stream property", "stream() result"), async (h, where) => {
@@ -735,7 +735,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // ToolHandler 同步、回文字（D27）：回了别的（数字、对象、undefined、Promise……）就是一条 "error: tool "x" returned …, expected a string"，
 // 它要是个会 reject 的 Promise，失败也被接住；以后每一轮都不受影响。参数嵌得再深也只是一条参数错误。
 forLessonsFrom("toolLoop", (id, load) => {
-  it("第 3 类：handler 回任何值：文字原样是结果，别的变成一条说清楚的错误结果；没有没人接的 reject；之后照常", async () => {
+  it("R4 第 3 类：handler 回任何值：文字原样是结果，别的变成一条说清楚的错误结果；没有没人接的 reject；之后照常", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(returnedArb, async (h) => {
@@ -765,7 +765,7 @@ forLessonsFrom("toolLoop", (id, load) => {
     );
   });
 
-  it("第 3 类：参数嵌得很深（合法的 JSON），或者带着 BigInt、循环引用：只是一条参数错误，日志行也写得出来", async () => {
+  it("R4 第 3 类：参数嵌得很深（合法的 JSON），或者带着 BigInt、循环引用：只是一条参数错误，日志行也写得出来", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom("text", "extra"), fc.constantFrom("deep", "bigint", "cyclic"), async (depth, key, shape) => {
@@ -834,7 +834,7 @@ const decisionArb: fc.Arbitrary<Hostile & { verdict: Verdict }> = fc.oneof(
 );
 
 forLessonsFrom("hooks", (id, load) => {
-  it("第 4 类：beforeToolCall / afterToolCall 回任何值：只有像样的 allow 才执行；结果永远带模型给的 id；没有没人接的 reject；之后照常", async () => {
+  it("R4 第 4 类：beforeToolCall / afterToolCall 回任何值：只有像样的 allow 才执行；结果永远带模型给的 id；没有没人接的 reject；之后照常", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(
@@ -959,7 +959,7 @@ function mutate(input: Input, m: Mutation): void {
 }
 
 forLessonsFrom("s01", (id, load) => {
-  it("第 5 类：provider 随便改它收到的输入：这一轮后面的请求、下一轮的请求、历史、registry 里的工具都和它什么都没改时一样", async () => {
+  it("R4 第 5 类：provider 随便改它收到的输入：这一轮后面的请求、下一轮的请求、历史、registry 里的工具都和它什么都没改时一样", async () => {
     const mod = await load();
     // 同一个剧本跑两遍：一遍 provider 每次都改输入，一遍不改；provider 看到的输入（改之前记下）、历史、工具都必须一样
     const runOnce = async (mutations: Mutation[][]): Promise<unknown> => {
@@ -998,7 +998,7 @@ forLessonsFrom("s01", (id, load) => {
 
 // ── 第 6 类：按不可信的名字查东西，摸不到 Object.prototype（s02 起） ──
 forLessonsFrom("tools", (id, load) => {
-  it("第 6 类：任意名字（含 __proto__、constructor、toString）：演示工具的路径、工具名、模型名、命令名、包里的名字，要么查到自己的，要么是清楚的「没有」", async () => {
+  it("R4 第 6 类：任意名字（含 __proto__、constructor、toString）：演示工具的路径、工具名、模型名、命令名、包里的名字，要么查到自己的，要么是清楚的「没有」", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(nameArb, async (name) => {
@@ -1062,7 +1062,7 @@ forLessonsFrom("tools", (id, load) => {
 
 // ── 第 7 类：一轮前后调用的一切都在 R4 里面（s08 起的 loader；抛错的情形见第 1 类） ──
 forLessonsFrom("resources", (id, load) => {
-  it("第 7 类：loader.load() 交回任何东西：要么这一轮照常，要么以 \"error: could not start the turn: …\" 收尾；之后照常", async () => {
+  it("R4 第 7 类：loader.load() 交回任何东西：要么这一轮照常，要么以 \"error: could not start the turn: …\" 收尾；之后照常", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(thrownArb, async (h) => {
@@ -1221,7 +1221,7 @@ function buildExt(plan: ExtPlan, label: string, runtime: Runtime, heard: string[
 }
 
 forLessonsFrom("extensions", (id, load) => {
-  it("第 8 类：任意扩展（坏工具、重名、嵌套 use、抛任意值、回任意值、async）：use() 从不抛错；每个扩展要么整个装上，要么一样不留并记一条错", async () => {
+  it("R4 第 8 类：任意扩展（坏工具、重名、嵌套 use、抛任意值、回任意值、async）：use() 从不抛错；每个扩展要么整个装上，要么一样不留并记一条错", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof({ weight: 3, arbitrary: extPlanArb }, { weight: 1, arbitrary: nestedClashArb }), { minLength: 1, maxLength: 3 }), async (plans) => {
@@ -1263,7 +1263,7 @@ const tick = async (k: number): Promise<void> => {
 };
 
 forLessonsFrom("s01", (id, load) => {
-  it("第 9 类：任意时刻发起的几轮对话（含工具里、监听里再发起的）：历史从不交错；没跑的那几次拿到一条说明，什么都不存；之后照常", async () => {
+  it("R4 第 9 类：任意时刻发起的几轮对话（含工具里、监听里再发起的）：历史从不交错；没跑的那几次拿到一条说明，什么都不存；之后照常", async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat(12), { minLength: 2, maxLength: 4 }), fc.nat(4), fc.boolean(), async (starts, slowness, reenter) => {
@@ -1333,7 +1333,7 @@ forLessonsFrom("s01", (id, load) => {
 // ── 第 10 类：监听改不了运行模式打印的东西（s10 起；s09 起别的监听也看不到改动） ──
 type EventEdit = "content" | "type" | "delete content" | "null prototype" | "extra field" | "freeze";
 forLessonsFrom("extensions", (id, load) => {
-  it("第 10 类：监听随便改它收到的事件：别的监听收到的还是原样" + (has(id, "modes") ? "，运行模式打印的也还是原样" : ""), async () => {
+  it("R4 第 10 类：监听随便改它收到的事件：别的监听收到的还是原样" + (has(id, "modes") ? "，运行模式打印的也还是原样" : ""), async () => {
     const mod = await load();
     await fc.assert(
       fc.asyncProperty(

@@ -15,38 +15,38 @@ const vocab = courseVocabulary();
 const finalCode = readText(`${lessonDir(LESSONS.at(-1) ?? "s12")}/code.ts`);
 
 describe("术语表 GLOSSARY.md", () => {
-  it("has one entry for every code the course cites (EVOLUTION.md, fidelity/DIFFERENCES.md, the READMEs), no anchor twice", () => {
+  it("课程引用的每个编号（EVOLUTION.md、fidelity/DIFFERENCES.md、各 README）都有一条，没有重复的锚点", () => {
     const problems = checkGlossary(glossary, citedCodes());
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
-  it("its own links to GLOSSARY anchors resolve", () => {
+  it("它自己链到术语表锚点的链接都落得到", () => {
     const problems = checkGlossaryLinks("GLOSSARY.md", glossary.replace(/\]\(#/g, "](GLOSSARY.md#"), anchors, false);
     expect(problems, problems.join("\n")).toEqual([]);
   });
 });
 
-describe("lesson READMEs teach with the glossary and one picture", () => {
+describe("每课的 README 用术语表和一张图来讲", () => {
   for (const lesson of LESSONS) {
     const readme = readText(lessonReadme(lesson));
-    it(`${lesson}: every cited code resolves and its first use in each part links to GLOSSARY.md`, () => {
+    it(`${lesson}：引用的每个编号都查得到，每一部分第一次出现时链到 GLOSSARY.md`, () => {
       const problems = checkGlossaryLinks(`${lesson} README`, readme, anchors, true);
       expect(problems, problems.join("\n")).toEqual([]);
     });
-    it(`${lesson}: exactly one Mermaid diagram, no later lesson's name in it, this lesson's part highlighted`, () => {
+    it(`${lesson}：恰好一张 Mermaid 图，图里没有后面课的名字，本节的零件标了出来`, () => {
       const problems = checkDiagram(lesson, readme, vocab);
       expect(problems, problems.join("\n")).toEqual([]);
     });
   }
 });
 
-describe("root README", () => {
+describe("根 README", () => {
   const readme = readText("README.md");
-  it("the chain names only s12's functions and tags only rules the glossary knows and real lessons", () => {
+  it("链路只点 s12 里有的函数，标的规则术语表里都有，课号都是真的课", () => {
     const problems = checkRootChain(readme, finalCode, anchors, LESSONS);
     expect(problems, problems.join("\n")).toEqual([]);
   });
-  it("every code it cites resolves to a glossary anchor", () => {
+  it("引用的每个编号都落在术语表的锚点上", () => {
     const problems = checkGlossaryLinks("README.md", readme, anchors, false);
     expect(problems, problems.join("\n")).toEqual([]);
   });
@@ -55,8 +55,8 @@ describe("root README", () => {
 // ── fixtures: each breaks one check, with the message shown ─────────────────────────────────────────
 const fixture = (name: string): string => readFileSync(join(ROOT, "tests", "fixtures", "teaching", name), "utf8");
 
-describe("the teaching checks catch each broken fixture (tests/fixtures/teaching)", () => {
-  it("the good lesson fixture passes both lesson checks", () => {
+describe("教学检查抓得到每一份改坏的样例（tests/fixtures/teaching）", () => {
+  it("好的课文样例两条课文检查都过", () => {
     const good = fixture("s03-good.md");
     expect(checkGlossaryLinks("s03 README", good, anchors, true)).toEqual([]);
     expect(checkDiagram("s03", good, vocab)).toEqual([]);
@@ -74,7 +74,7 @@ describe("the teaching checks catch each broken fixture (tests/fixtures/teaching
     { file: "s03-old-highlight.md", check: "diagram", message: "s03 README 图: line 5: the highlighted nodes (b) name nothing s03 introduces" },
   ];
   for (const c of lessonCases) {
-    it(`${c.file} is caught`, () => {
+    it(`${c.file} 被抓到`, () => {
       const text = fixture(c.file);
       const got = c.check === "links" ? checkGlossaryLinks("s03 README", text, anchors, true) : checkDiagram("s03", text, vocab);
       expect(got).toEqual([c.message]);
@@ -87,16 +87,16 @@ describe("the teaching checks catch each broken fixture (tests/fixtures/teaching
     { file: "root-chain-unknown-tag.md", message: "README.md 一轮对话的完整链路: line 3: tag R9 is not in GLOSSARY.md" },
     { file: "root-chain-unknown-lesson.md", message: "README.md 一轮对话的完整链路: line 12: tag s13 is not a lesson" },
   ];
-  it("the good chain fixture passes", () => {
+  it("好的链路样例过得了", () => {
     expect(checkRootChain(fixture("root-chain-good.md"), finalCode, anchors, LESSONS)).toEqual([]);
   });
   for (const c of chainCases) {
-    it(`${c.file} is caught`, () => {
+    it(`${c.file} 被抓到`, () => {
       expect(checkRootChain(fixture(c.file), finalCode, anchors, LESSONS)).toEqual([c.message]);
     });
   }
 
-  it("a glossary missing a cited code, or with an anchor twice, is caught", () => {
+  it("术语表少了一个被引用的编号、或者锚点重复，都被抓到", () => {
     expect(checkGlossary('<a id="r1"></a>\n<a id="r1"></a>\n', new Map([["R1", "x.md"], ["D7", "EVOLUTION.md"]]))).toEqual([
       'GLOSSARY.md: anchor "r1" appears more than once',
       "GLOSSARY.md: no entry for D7 (cited in EVOLUTION.md)",

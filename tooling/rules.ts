@@ -7,7 +7,11 @@ import { breakingChanges, diffReports, formatViolation, type Change } from "./ap
 import { ownerOf } from "./api/keys.ts";
 import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./constitution.ts";
 
-export type Rule = "R1" | "R2" | "R6" | "R7" | "R8" | "U1" | "U2" | "dictionary" | "@since";
+/**
+ * R8 is three checks with three ids (EVOLUTION.md §7): R8.1 no top-level declaration is removed (here), R8.2 each lesson
+ * file stands alone (here), R8.3 each lesson still does what earlier lessons did (the golden traces, tests/golden.test.ts).
+ */
+export type Rule = "R1" | "R2" | "R6" | "R7" | "R8.1" | "R8.2" | "U1" | "U2" | "dictionary" | "@since";
 export type Violation = { rule: Rule; lesson: string; line: string };
 export type Reports = Record<string, ApiReport>; // lesson id → report
 export type Sources = Record<string, ts.SourceFile>; // lesson id → parsed code.ts
@@ -28,10 +32,10 @@ const upgradesIn = (prev: string, next: string, upgrades: Upgrade[]) =>
 
 const matches = (u: Upgrade, c: Change) => u.key === c.key && u.from === c.from && u.to === c.to;
 
-// ── R1 / R2 / R8 (+ U1 for changes that claim or resemble an upgrade) ──
+// ── R1 / R2 / R8.1 (+ U1 for changes that claim or resemble an upgrade) ──
 /**
  * Every key of lesson N-1 is in lesson N with the same text, except the exact U1 list and
- * literal unions that grow. Rule id: class members R2, declarations R8, other members R1;
+ * literal unions that grow. Rule id: class members R2, declarations R8.1, other members R1;
  * U1 when this step's listed upgrade of that key happens differently, or the declaration is
  * tagged `@upgraded <this lesson>` (an upgrade that is not on the list).
  */
@@ -54,7 +58,7 @@ export function checkAppendOnly(reports: Reports, upgrades: Upgrade[] = U1_UPGRA
         rule = "U1";
         note = "(upgrade not on the U1 list)";
       } else if (c.key === owner) {
-        rule = "R8";
+        rule = "R8.1";
       } else {
         rule = prev[owner]?.endsWith("class") ? "R2" : "R1";
       }
@@ -342,7 +346,7 @@ function where(n: ts.Node): string {
 /** A lesson may import only these modules: it stays self-contained (no other lesson) and runs offline. */
 export const ALLOWED_IMPORTS = ["node:url", "zod"];
 
-/** R8 layout: every lesson file stands alone — static imports only, and only from ALLOWED_IMPORTS. */
+/** R8.2: every lesson file stands alone — static imports only, and only from ALLOWED_IMPORTS. */
 export function checkImports(sources: Sources): Violation[] {
   const out: Violation[] = [];
   for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -351,11 +355,11 @@ export function checkImports(sources: Sources): Violation[] {
       if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
         const from = n.moduleSpecifier.text;
         if (!ALLOWED_IMPORTS.includes(from)) {
-          out.push(violation("R8", id, `imports "${from}" (line ${line()}); a lesson may import only ${ALLOWED_IMPORTS.join(", ")}`));
+          out.push(violation("R8.2", id, `imports "${from}" (line ${line()}); a lesson may import only ${ALLOWED_IMPORTS.join(", ")}`));
         }
       }
       if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
-        out.push(violation("R8", id, `dynamic import() (line ${line()}); a lesson may import only ${ALLOWED_IMPORTS.join(", ")}`));
+        out.push(violation("R8.2", id, `dynamic import() (line ${line()}); a lesson may import only ${ALLOWED_IMPORTS.join(", ")}`));
       }
       n.forEachChild(visit);
     };

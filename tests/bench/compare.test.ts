@@ -28,8 +28,8 @@ const fake = (name: string, log: string[], transcript: string[]): ComparedRun =>
   return { transcript: () => transcript, events: 1 };
 };
 
-describe("bench harness", () => {
-  it("median and ratios: best over best, median of the per-round ratios", () => {
+describe("bench 的计时框架", () => {
+  it("中位数和比值：最快比最快，每轮比值的中位数", () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     const r = ratios({ mini: { ms: [2, 6, 3], events: 0 }, pi: { ms: [4, 3, 12], events: 0 } });
@@ -37,7 +37,7 @@ describe("bench harness", () => {
     expect(r.median).toBeCloseTo(0.5); // 每轮之比 0.5、2、0.25 的中位数
   });
 
-  it("alternates which side runs first, after the warm-up", async () => {
+  it("预热之后，两边轮流先跑", async () => {
     const log: string[] = [];
     const t = await alternate(fake("mini", log, ["a"]), fake("pi", log, ["a"]), { warmup: 1, runs: 4, blockMs: 0 });
     expect(log).toEqual(["mini", "pi", "mini", "pi", "pi", "mini", "mini", "pi", "pi", "mini"]);
@@ -45,7 +45,7 @@ describe("bench harness", () => {
     expect(t.pi?.ms).toHaveLength(4);
   });
 
-  it("runs each side in blocks of back-to-back runs, the same size for both, long enough for blockMs", async () => {
+  it("每边一块一块地连着跑，两边块一样大，每块够 blockMs 那么长", async () => {
     const log: string[] = [];
     const t = await alternate(fake("mini", log, ["a"]), fake("pi", log, ["a"]), { warmup: 1, runs: 2, blockMs: 5 });
     // 一次运行几乎不花时间，凑够 5 ms 要连着跑很多次
@@ -54,7 +54,7 @@ describe("bench harness", () => {
     expect(log.slice(2)).toEqual([...Array(b).fill("mini"), ...Array(b).fill("pi"), ...Array(b).fill("pi"), ...Array(b).fill("mini")]);
   });
 
-  it("refuses to compare two sides that stored different messages", async () => {
+  it("两边存下的消息不一样，就不比", async () => {
     const log: string[] = [];
     await expect(alternate(fake("mini", log, ["user:go", "assistant:a"]), fake("pi", log, ["user:go", "assistant:b"]), { warmup: 1, runs: 1, blockMs: 0 })).rejects.toThrow(
       'mini and Pi did different work: message 1: mini "assistant:a" vs Pi "assistant:b"',
@@ -64,7 +64,7 @@ describe("bench harness", () => {
     );
   });
 
-  it("measures the mini alone when there is no Pi side", async () => {
+  it("没有 Pi 那一侧时只量 mini", async () => {
     const log: string[] = [];
     const t = await alternate(fake("mini", log, []), undefined, { warmup: 2, runs: 3, blockMs: 0 });
     expect(log).toEqual(["mini", "mini", "mini", "mini", "mini"]);
@@ -72,7 +72,7 @@ describe("bench harness", () => {
   });
 });
 
-describe("bench workloads: the mini side (s12) stores exactly what the script says", () => {
+describe("bench 的工作量：mini 一侧（s12）存下的正是剧本说的", () => {
   it.each(KINDS)("%s", async (kind) => {
     const side = miniSide("s12", await importLesson("s12"));
     for (const n of [1, 3]) expect((await side[kind](n)()).transcript()).toEqual(expected(kind, n));
@@ -80,7 +80,7 @@ describe("bench workloads: the mini side (s12) stores exactly what the script sa
 });
 
 const pi = await loadPi();
-describe.skipIf("missing" in pi)("bench workloads: Pi 1.6.0's runAgentLoop stores the same messages as the mini", () => {
+describe.skipIf("missing" in pi)("bench 的工作量：Pi 1.6.0 的 runAgentLoop 存下的消息和 mini 一样", () => {
   it.each(KINDS)("%s", async (kind) => {
     if (!("side" in pi)) return;
     for (const n of [1, 3]) expect((await pi.side[kind](n)()).transcript()).toEqual(expected(kind, n));

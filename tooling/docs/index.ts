@@ -23,15 +23,15 @@ import { checkTryIt } from "./try-it.ts";
 import { checkVocabulary } from "./vocabulary.ts";
 
 export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
-  { rule: "模板 (§6.2)", check: checkTemplate },
-  { rule: "试一下 is real", check: checkTryIt },
-  { rule: "接入主线 agrees with the API diff (§6.4)", check: checkMainline },
-  { rule: "no ghost nouns", check: checkGhostNouns },
-  { rule: "词汇纪律 (R-写⑤)", check: checkVocabulary },
-  { rule: "Pi 源码溯源 exists in Pi 1.6.0", check: checkPiTrace },
-  { rule: "Pi names are defined in the cited Pi file", check: checkPiFiles },
-  { rule: "代码片段 matches code.ts", check: checkCodeExcerpts },
-  { rule: "banned phrases (R-写④)", check: checkBannedPhrases },
+  { rule: "模板（§6.2）", check: checkTemplate },
+  { rule: "试一下真的跑得出写着的输出", check: checkTryIt },
+  { rule: "接入主线和 API 差异对得上（§6.4）", check: checkMainline },
+  { rule: "没有幽灵名词", check: checkGhostNouns },
+  { rule: "词汇纪律（R-写⑤）", check: checkVocabulary },
+  { rule: "Pi 源码溯源在 Pi 1.6.0 里都有", check: checkPiTrace },
+  { rule: "Pi 的名字定义在引用的那个 Pi 文件里", check: checkPiFiles },
+  { rule: "代码片段和 code.ts 对得上", check: checkCodeExcerpts },
+  { rule: "没有禁用的套话（R-写④）", check: checkBannedPhrases },
 ];
 
 /** Every check's violations, keyed by rule. */
