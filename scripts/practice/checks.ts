@@ -38,7 +38,7 @@ const rel = (file: string): string => relative(ROOT, file) || file;
 // ── 课程测试放在哪 ───────────────────────────────────────
 /**
  * 行为测试：tests/ 下每个用 forLessonsFrom 按课开 describe 的测试文件（行为、坏输入、性质……以后新加的也算），
- * behaviour.test.ts 排第一；黄金轨迹：tests/golden.test.ts。
+ * tests/behaviour/ 的排在前面（按课排好）；黄金轨迹：tests/golden.test.ts。
  */
 export function courseTestFiles(): { behaviour: string[]; golden: string[] } {
   const dir = join(ROOT, "tests");
@@ -47,7 +47,8 @@ export function courseTestFiles(): { behaviour: string[]; golden: string[] } {
     .map((f) => `tests/${f.replaceAll("\\", "/")}`)
     .sort();
   const behaviour = all.filter((f) => /\bforLessonsFrom\(/.test(readFileSync(join(ROOT, f), "utf8")));
-  behaviour.sort((a, b) => Number(!a.endsWith("/behaviour.test.ts")) - Number(!b.endsWith("/behaviour.test.ts")) || (a < b ? -1 : 1));
+  const first = (f: string): number => Number(!f.startsWith("tests/behaviour/"));
+  behaviour.sort((a, b) => first(a) - first(b) || (a < b ? -1 : 1));
   return { behaviour, golden: ["tests/golden.test.ts"] };
 }
 
