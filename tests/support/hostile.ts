@@ -1,4 +1,4 @@
-// 不可信的值：抛出来的、交回来的、当名字用的。性质测试（tests/properties.test.ts）和坏输入表用它们去敲每一道边界。
+// 不可信的值：抛出来的、交回来的、当名字用的。性质测试（tests/properties/）和坏输入表（tests/bad-input/）用它们去敲每一道边界。
 // 每个值都带一个标签，由 make() 现做：撤销了的 Proxy、会抛错的 getter 这类东西，fast-check 打印反例时碰一下就会炸，
 // 标签让反例照样读得懂；现做也保证每次拿到的是新的（比如还没被别人 then 过的 Promise）。
 import fc from "fast-check";

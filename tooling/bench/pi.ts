@@ -93,76 +93,70 @@ type Reply = { deltas: string[] } | { calls: number[] };
 
 const blockText = (content: string | Block[]): string => (typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join(""));
 
-function piSide(pi: Pi): Side {
-  const message = (content: Block[], stopReason: AssistantMessage["stopReason"]): AssistantMessage => ({
-    role: "assistant",
-    content,
-    api: MODEL.api,
-    provider: MODEL.provider,
-    model: MODEL.id,
-    usage: NO_USAGE,
-    stopReason,
-    timestamp: Date.now(),
-  });
+function assistantMessage(content: Block[], stopReason: AssistantMessage["stopReason"]): AssistantMessage {
+  return { role: "assistant", content, api: MODEL.api, provider: MODEL.provider, model: MODEL.id, usage: NO_USAGE, stopReason, timestamp: Date.now() };
+}
 
-  /** 照真实 provider 的做法出事件：partial 是同一个对象，边收边往里添；文字块的 text 随每个增量变长。 */
-  const stream = (reply: Reply): EventStream => {
-    const out = pi.createAssistantMessageEventStream();
-    const content: Block[] = [];
-    const partial = message(content, "pending");
-    out.push({ type: "start", partial });
-    if ("deltas" in reply) {
-      const block: TextBlock = { type: "text", text: "" };
-      const contentIndex = content.push(block) - 1;
-      out.push({ type: "text_start", contentIndex, partial });
-      for (const delta of reply.deltas) {
-        block.text += delta;
-        out.push({ type: "text_delta", contentIndex, delta, partial });
-      }
-      out.push({ type: "text_end", contentIndex, content: block.text, partial });
-    } else {
-      for (const i of reply.calls) {
-        const toolCall: ToolCallBlock = { type: "toolCall", id: SCRIPT.callId(i), name: SCRIPT.tool, arguments: { text: SCRIPT.arg(i) } };
-        const contentIndex = content.push(toolCall) - 1;
-        out.push({ type: "toolcall_start", contentIndex, partial });
-        out.push({ type: "toolcall_end", contentIndex, toolCall, partial });
-      }
+/** 照真实 provider 的做法出事件：partial 是同一个对象，边收边往里添；文字块的 text 随每个增量变长。 */
+function replyStream(pi: Pi, reply: Reply): EventStream {
+  const out = pi.createAssistantMessageEventStream();
+  const content: Block[] = [];
+  const partial = assistantMessage(content, "pending");
+  out.push({ type: "start", partial });
+  if ("deltas" in reply) {
+    const block: TextBlock = { type: "text", text: "" };
+    const contentIndex = content.push(block) - 1;
+    out.push({ type: "text_start", contentIndex, partial });
+    for (const delta of reply.deltas) {
+      block.text += delta;
+      out.push({ type: "text_delta", contentIndex, delta, partial });
     }
-    const stopReason: StopReason = "calls" in reply ? "toolUse" : "stop";
-    out.push({ type: "done", reason: stopReason, message: message([...content], stopReason) });
-    return out;
-  };
+    out.push({ type: "text_end", contentIndex, content: block.text, partial });
+  } else {
+    for (const i of reply.calls) {
+      const toolCall: ToolCallBlock = { type: "toolCall", id: SCRIPT.callId(i), name: SCRIPT.tool, arguments: { text: SCRIPT.arg(i) } };
+      const contentIndex = content.push(toolCall) - 1;
+      out.push({ type: "toolcall_start", contentIndex, partial });
+      out.push({ type: "toolcall_end", contentIndex, toolCall, partial });
+    }
+  }
+  const stopReason: StopReason = "calls" in reply ? "toolUse" : "stop";
+  out.push({ type: "done", reason: stopReason, message: assistantMessage([...content], stopReason) });
+  return out;
+}
 
-  const run =
-    (respond: (k: number) => Reply): ComparedRun =>
-    async () => {
-      // 每次运行都新建工具（连同它的 JSON schema），和 mini 一侧每次新建 registry 对等：两边都为这一轮编译一次校验器。
-      const echo: Tool = {
-        name: SCRIPT.tool,
-        label: SCRIPT.tool,
-        description: `${SCRIPT.tool} tool`,
-        parameters: { type: "object", properties: { text: { type: "string", description: "text" } }, required: ["text"], additionalProperties: false },
-        execute: async (_id, params) => ({ content: [{ type: "text", text: SCRIPT.echo(params.text) }], details: {} }),
-      };
-      let k = 0;
-      let events = 0;
-      const messages = await pi.runAgentLoop(
-        [{ role: "user", content: SCRIPT.prompt, timestamp: Date.now() }],
-        { messages: [], tools: [echo] },
-        { model: MODEL, convertToLlm: (m) => m },
-        () => void events++,
-        undefined,
-        () => stream(respond(k++)),
-      );
-      // Pi 在第一条用户消息前插一条 system 消息，声明这次有哪些工具（课程没有这种消息）；记录里略过它。
-      const transcript = (): string[] => messages.flatMap((m) => (m.role === "system" ? [] : [`${m.role}:${blockText(m.content)}`]));
-      return { transcript, events };
+/** 一次运行：第 k 次请求回 respond(k)。 */
+function runWith(pi: Pi, respond: (k: number) => Reply): ComparedRun {
+  return async () => {
+    // 每次运行都新建工具（连同它的 JSON schema），和 mini 一侧每次新建 registry 对等：两边都为这一轮编译一次校验器。
+    const echo: Tool = {
+      name: SCRIPT.tool,
+      label: SCRIPT.tool,
+      description: `${SCRIPT.tool} tool`,
+      parameters: { type: "object", properties: { text: { type: "string", description: "text" } }, required: ["text"], additionalProperties: false },
+      execute: async (_id, params) => ({ content: [{ type: "text", text: SCRIPT.echo(params.text) }], details: {} }),
     };
+    let k = 0;
+    let events = 0;
+    const messages = await pi.runAgentLoop(
+      [{ role: "user", content: SCRIPT.prompt, timestamp: Date.now() }],
+      { messages: [], tools: [echo] },
+      { model: MODEL, convertToLlm: (m) => m },
+      () => void events++,
+      undefined,
+      () => replyStream(pi, respond(k++)),
+    );
+    // Pi 在第一条用户消息前插一条 system 消息，声明这次有哪些工具（课程没有这种消息）；记录里略过它。
+    const transcript = (): string[] => messages.flatMap((m) => (m.role === "system" ? [] : [`${m.role}:${blockText(m.content)}`]));
+    return { transcript, events };
+  };
+}
 
+function piSide(pi: Pi): Side {
   const done: Reply = { deltas: [SCRIPT.done] };
   return {
-    deltas: (n) => run(() => ({ deltas: Array.from({ length: n }, () => SCRIPT.delta) })),
-    callsInOneResponse: (n) => run((k) => (k === 0 ? { calls: Array.from({ length: n }, (_, i) => i) } : done)),
-    oneCallPerResponse: (n) => run((k) => (k < n ? { calls: [k] } : done)),
+    deltas: (n) => runWith(pi, () => ({ deltas: Array.from({ length: n }, () => SCRIPT.delta) })),
+    callsInOneResponse: (n) => runWith(pi, (k) => (k === 0 ? { calls: Array.from({ length: n }, (_, i) => i) } : done)),
+    oneCallPerResponse: (n) => runWith(pi, (k) => (k < n ? { calls: [k] } : done)),
   };
 }

@@ -1,0 +1,147 @@
+// 性质测试（fast-check），R4 每道边界（issue 13），第 9–10 类：一次一轮、监听改不了打印的东西。
+// 不是挑几个例子，而是让 fast-check 随便编输入，看循环守不守得住它的承诺；失败时它把反例缩到最小再打印（Counterexample: …，以及 seed/path）。
+// 共同的断言：runOneTurn 一定 resolve；存下的每条助手消息 stopReason 合法；每个执行了的调用恰好一条带模型给的 id 的结果；
+// 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { has } from "../../tooling/features.ts";
+import type { Event, Input, Msg, ProviderLike, RuntimeEventLike, TestAgent, ToolLike } from "../../tooling/lesson.ts";
+import { type Step, text, toolUse } from "../../tooling/script.ts";
+import { forLessonsFrom } from "../support/for-lessons.ts";
+import { expectSoundHistory } from "../support/hostile.ts";
+import { BOUNDARY_RUNS, ordinaryTurnAfter } from "./common.ts";
+
+// ── 第 9 类：一次一轮（s01 起） ─────────────────────────────────
+// 同一个 agent 上一轮没跑完又来一轮：这一次直接回 "error: agent is already processing a prompt"，不存、不改任何东西（D33）。
+const BUSY = { role: "assistant", content: "error: agent is already processing a prompt", stopReason: "error" };
+const tick = async (k: number): Promise<void> => {
+  for (let i = 0; i < k; i++) await null;
+};
+
+/** 一个慢吞吞的 provider：每个事件前都让出 slowness 次，一轮要跨好些微任务；s04 起每轮先调一次工具 t。 */
+function slowProvider(id: string, slowness: number): ProviderLike {
+  const answer = (input: Input): Step[] => {
+    const question = input.messages.findLast((m) => m.role === "user")?.content ?? "";
+    return has(id, "toolLoop") && input.messages.at(-1)?.role === "user" ? toolUse("", { id: `c-${question}`, name: "t", input: {} }) : text(`re ${question}`);
+  };
+  if (!has(id, "stream")) {
+    return {
+      complete: async (input) => {
+        await tick(slowness);
+        return `re ${input.messages.findLast((m) => m.role === "user")?.content ?? ""}`;
+      },
+    };
+  }
+  return {
+    async *stream(input) {
+      for (const e of answer(input) as Event[]) {
+        await tick(slowness);
+        yield e;
+      }
+    },
+  };
+}
+
+/** 历史 = 被接受的那几轮，一轮接一轮，互不交错；被拒的问题一个字都没进历史。 */
+function expectTurnsInOrder(stored: Msg[], starts: number[], replies: Msg[]): void {
+  const accepted = starts.map((_, i) => i).filter((i) => JSON.stringify(replies[i]) !== JSON.stringify(BUSY));
+  expect(accepted.length, "at least the first turn runs").toBeGreaterThan(0);
+  const users = stored.filter((m) => m.role === "user").map((m) => m.content);
+  expect(users, "only accepted turns are stored, each once").toEqual(expect.arrayContaining(accepted.map((i) => `q${i}`)));
+  expect(users).toHaveLength(accepted.length);
+  for (const i of accepted) {
+    const at = stored.findIndex((m) => m.role === "user" && m.content === `q${i}`);
+    const next = stored.findIndex((m, j) => j > at && m.role === "user");
+    const turn = stored.slice(at, next === -1 ? undefined : next);
+    expect(turn.at(-1), `turn q${i} ends with its own reply`).toEqual(replies[i]);
+    expect(turn.filter((m) => m.role === "assistant").at(-1)?.content).toBe(`re q${i}`);
+  }
+}
+
+forLessonsFrom("s01", (id, load) => {
+  it("R4 第 9 类：任意时刻发起的几轮对话（含工具里、监听里再发起的）：历史从不交错；没跑的那几次拿到一条说明，什么都不存；之后照常", async () => {
+    const mod = await load();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(12), { minLength: 2, maxLength: 4 }), fc.nat(4), fc.boolean(), async (starts, slowness, reenter) => {
+        const nested: Promise<Msg>[] = [];
+        let agentRef: TestAgent | undefined;
+        const tool: ToolLike = {
+          spec: { name: "t", description: "t", input: {} },
+          handler: () => {
+            if (reenter && agentRef !== undefined) nested.push(mod.runOneTurn(agentRef, "from a tool"));
+            return "t ok";
+          },
+        };
+        const { agent, messages } = makeAgent(id, mod, { provider: slowProvider(id, slowness), tools: has(id, "tools") ? [tool] : [] });
+        agentRef = agent;
+        if (reenter) agent.runtime?.use((api) => api.on("message", () => void nested.push(mod.runOneTurn(agent, "from a listener"))));
+        const replies = await Promise.all(
+          starts.map(async (delay, i) => {
+            await tick(delay);
+            return mod.runOneTurn(agent, `q${i}`);
+          }),
+        );
+        const nestedReplies = await Promise.all(nested);
+        expect(nestedReplies.every((r) => JSON.stringify(r) === JSON.stringify(BUSY)), "a turn started from inside a turn is refused").toBe(true);
+        expectTurnsInOrder(messages(), starts, replies);
+        expectSoundHistory(id, messages());
+        await ordinaryTurnAfter(id, mod, agent, messages);
+      }),
+      BOUNDARY_RUNS,
+    );
+  });
+});
+
+// ── 第 10 类：监听改不了运行模式打印的东西（s10 起；s09 起别的监听也看不到改动） ──
+type EventEdit = "content" | "type" | "delete content" | "null prototype" | "extra field" | "freeze";
+forLessonsFrom("extensions", (id, load) => {
+  it("R4 第 10 类：监听随便改它收到的事件：别的监听收到的还是原样" + (has(id, "modes") ? "，运行模式打印的也还是原样" : ""), async () => {
+    const mod = await load();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom<EventEdit>("content", "type", "delete content", "null prototype", "extra field", "freeze"), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("print", "json"),
+        async (edits, modeKind) => {
+          const { provider } = scriptedProvider(id, (_i, k) => (k === 0 ? toolUse("look", { id: "c1", name: "echo", input: { text: "x" } }) : text("final")));
+          const out: string[] = [];
+          const output = { log: (line: string) => void out.push(line) };
+          const { agent, messages } = makeAgent(id, mod, { provider, tools: [echoTool("echo").tool] });
+          if (has(id, "modes")) agent.mode = modeKind === "json" ? new mod.JsonMode(output) : new mod.PrintMode(output);
+          const seen: RuntimeEventLike[] = [];
+          agent.runtime?.use((api) => {
+            const vandal = (e: RuntimeEventLike): void => {
+              const loose = e as Record<string, unknown>;
+              for (const edit of edits) {
+                if (edit === "content") loose.content = "VANDALISED";
+                else if (edit === "type") loose.type = loose.type === "done" ? "message" : "done";
+                else if (edit === "delete content") delete loose.content;
+                else if (edit === "null prototype") Object.setPrototypeOf(e, null);
+                else if (edit === "extra field") loose.extra = "x";
+                else Object.freeze(e);
+              }
+            };
+            api.on("message", vandal);
+            api.on("done", vandal);
+          });
+          agent.runtime?.use((api) => {
+            api.on("message", (e) => void seen.push({ ...e }));
+            api.on("done", (e) => void seen.push({ ...e }));
+          });
+          await mod.runOneTurn(agent, "go");
+          const events: RuntimeEventLike[] = [...messages().slice(1).map((m) => ({ type: "message" as const, content: m.content })), { type: "done" }];
+          expect(seen, "later listeners see the events as the loop sent them").toEqual(events);
+          if (has(id, "modes")) {
+            const expected: string[] = [];
+            const fresh = modeKind === "json" ? new mod.JsonMode({ log: (l) => void expected.push(l) }) : new mod.PrintMode({ log: (l) => void expected.push(l) });
+            fresh.render(events);
+            expect(out, "what the mode prints").toEqual(expected);
+          }
+          // 冻住之后再改，是这个监听自己在严格模式下抛错：记成它的错，别的不受影响
+          for (const e of agent.runtime?.errors ?? []) expect(e).toMatch(/^error: handler for "(message|done)" failed: /);
+        },
+      ),
+      BOUNDARY_RUNS,
+    );
+  });
+});
