@@ -18,13 +18,11 @@ import { lessonPage } from "../site/lib/pages.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { pickEncoding } from "../site/server.ts";
-import { LESSONS } from "../tooling/course.ts";
 
 const lessons = loadCourse();
 
 describe("网站生成器", () => {
-  it("认出的课和测试认出的课一样", () => {
-    expect(lessons.map((l) => l.id)).toEqual(LESSONS);
+  it("每课的 README 读得出主题和格言", () => {
     for (const l of lessons) {
       expect(l.topic, `${l.id} README H1`).not.toBe(l.heading);
       expect(l.motto, `${l.id} motto`).not.toBe("");

@@ -3,7 +3,7 @@
 import { expect } from "vitest";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
-import type { Hooks, LessonModule, Msg, TestAgent, ToolLike } from "../../tooling/lesson.ts";
+import { type Hooks, type LessonModule, type Msg, type TestAgent, type ToolLike, describeError } from "../../tooling/lesson.ts";
 import { type Step, assistant as a, call, plainMessage, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
 
 export type Harness = {
@@ -104,7 +104,7 @@ export async function installRow(
   try {
     h.mod.installPackage(b.agent, h.mod.loadPackage(pkg));
   } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
+    error = describeError(e);
   }
   const now = snapshot();
   return { error, intact: JSON.stringify(now) === JSON.stringify(was), state: now };

@@ -1,6 +1,6 @@
 // 坏输入表：provider 事件、工具参数、钩子、会话树（s03–s07）。每行写明不可信的输入和预期的结构化结果（形状见 ./harness.ts）。
 import { echoTool } from "../../tooling/agent.ts";
-import type { Hooks, ToolLike } from "../../tooling/lesson.ts";
+import { type Hooks, type ToolLike, describeError } from "../../tooling/lesson.ts";
 import { assistant as a, call, delta, end, start, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
 import { type Row, secondTurn, FIRST, argsRow, hookRow } from "./harness.ts";
 
@@ -129,7 +129,7 @@ export const ROWS_S03_S07: Row[] = [
       try {
         tree.moveTo("e99");
       } catch (e) {
-        error = e instanceof Error ? e.message : String(e);
+        error = describeError(e);
       }
       const unchanged = JSON.stringify([tree.allEntries(), tree.currentPath()]) === before;
       await h.mod.runOneTurn(b.agent, "second");
