@@ -1,7 +1,7 @@
 // npm run check 的检查本身：把课程已有的检查按顺序用在一个文件上，不另写一套测试。
 //   ① 类型检查、② API 报告（tooling/api/extract.ts，和 npm run gen:api 同一个提取器，对比提交的 tests/api/sNN.json）
 //   ③ 行为测试、④ 黄金轨迹：子进程里跑 vitest，跑的就是 npm test 的那些测试文件，只留这一课的测试，
-//      环境变量 LEARN_PI_LESSON_FILE 让 importLesson 导入这个文件（tests/support/lessons.ts）
+//      环境变量 LEARN_PI_LESSON_FILE 让 importLesson 导入这个文件（tooling/lesson.ts）
 //   ⑤ 演示：跑这个文件的 main()，和 README「试一下」的输出比（tooling/docs/try-it.ts 的 checkTryIt）
 // 前一项没过，后面的就不跑了。学习者的代码可能卡死：测试那边一段时间毫无进展、演示过了时限，就杀掉子进程，报「卡住了」。
 import { type ChildProcess, spawn } from "node:child_process";

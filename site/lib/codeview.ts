@@ -1,6 +1,6 @@
 // 一课的代码页：本节新加的行高亮，前面几课已有的大段代码收进 <details> 默认折叠；和上一课的逐行差异；
 // API 报告的新增做成卡片。全部是静态 HTML：不开 JavaScript 也能折叠、展开、切标签（单选框 + CSS）。
-// 哪些行是新的，由 scripts/linediff.ts（npm run diff 用的同一个行差异）对比上一课的 code.ts 得出；
+// 哪些行是新的，由 tooling/linediff.ts（npm run diff 用的同一个行差异）对比上一课的 code.ts 得出；
 // 折叠起来的那段里有哪些声明、各来自哪一课，读的是声明上的 @since 标签。
 import { diffLines } from "../../tooling/linediff.ts";
 import { type Change, diffReports, isLiteralUnionGrowth } from "../../tooling/api/diff.ts";

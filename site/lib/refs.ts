@@ -18,7 +18,7 @@ export function piUrl(path: string): string {
   return clean.endsWith("/") ? `${PI_REPO}/tree/${PI_TAG}/${clean.replace(/\/+$/, "")}` : `${PI_REPO}/blob/${PI_TAG}/${clean}`;
 }
 
-/** 像 Pi 路径的写法：packages/ 开头；只有 Pi 1.6.0 里真有的才链（tests/pi-index.json）。 */
+/** 像 Pi 路径的写法：packages/ 开头；只有 Pi 1.6.0 里真有的才链（tooling/pi-index.json）。 */
 export function isPiPath(text: string): boolean {
   return /^(\.\/)?packages\/[\w@.\-/]+$/.test(text) && hasPiPath(text);
 }

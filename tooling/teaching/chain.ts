@@ -1,9 +1,9 @@
 /**
  * Teaching check: 链路 (the root README's section `## 一轮对话的完整链路`). What a writer must do to pass:
  *
- * 链路 (root README, section `## 一轮对话的完整链路`)
  *   Every identifier in the section's code spans, and every code-looking token (camelCase, snake_case,
  *   `a.b`, `f(`) in its Mermaid labels, is a name in s12's code.ts; every `f(` is a function or method
+ *   declared there. Every rule tag resolves in GLOSSARY.md and every lesson tag sNN is a lesson.
  */
 import type { Nodes } from "mdast";
 import ts from "typescript";

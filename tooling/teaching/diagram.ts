@@ -2,10 +2,11 @@
  * Teaching check: 图 (one Mermaid diagram per lesson), on the Markdown syntax tree. What a writer must do to pass:
  *
  *   Exactly one ```mermaid block. Vocabulary discipline holds for pictures too: no identifier in it may be a
- *   later lesson's name (later = first appearance in the API reports tests/api/sNN.json, the dictionary
- *   DICTIONARY of tests/constitution.ts, and its LESSON_NAMES when it exports them; a member or literal word
- *   that this lesson's code also uses is ordinary code). The part this lesson adds is highlighted: at least
- *   one node with a quoted label is in class `new` (`x:::new` or `class x,y new`), and the highlighted
+ *   later lesson's name (later as tooling/names.ts says: first appearance in the API reports tests/api/sNN.json,
+ *   the constitution's DICTIONARY or its LESSON_NAMES (§3); a member or literal word that this lesson's code also
+ *   uses is ordinary code). The part this lesson adds is highlighted: at least one node with a quoted label is in
+ *   class `new` (`x:::new` or `class x,y new`), and the highlighted labels name at least one name this lesson
+ *   introduces.
  */
 import type { Nodes } from "mdast";
 import { lineOf, parseMarkdown } from "../markdown.ts";
