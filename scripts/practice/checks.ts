@@ -98,71 +98,85 @@ export async function runCourseTests(id: string, file: string, files: string[], 
   child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-8_000)));
   child.stdout?.resume();
 
-  const records = new Map<string, TestRecord>();
-  const collected = new Map<string, TestRecord[]>();
-  const ended = new Set<string>();
-  const running = new Set<string>();
-  const unhandled: ErrorInfo[] = [];
-  let read = 0;
-  let done = false;
-  let lastEvent = Date.now();
-  const drain = (): void => {
-    let text: string;
-    try {
-      text = readFileSync(events, "utf8");
-    } catch {
-      return;
-    }
-    const end = text.lastIndexOf("\n") + 1;
-    if (end > read) lastEvent = Date.now();
-    for (const line of text.slice(read, end).split("\n")) {
-      if (line === "") continue;
-      const e = JSON.parse(line) as TestEvent;
-      if (e.event === "collected") {
-        const tests = e.tests.map((t) => ({ ...t, file: rel(e.file), state: "pending", errors: [] }));
-        for (const t of tests) records.set(t.id, t);
-        collected.set(rel(e.file), tests);
-      } else if (e.event === "start") running.add(e.id);
-      else if (e.event === "finish") running.delete(e.id);
-      else if (e.event === "end") {
-        const record = records.get(e.id);
-        if (record !== undefined) Object.assign(record, { state: e.state, errors: e.errors });
-      } else if (e.event === "file-end") ended.add(rel(e.file));
-      else {
-        done = true;
-        unhandled.push(...e.errors);
-      }
-    }
-    read = end;
-  };
-
+  const log = new EventLog(events);
   let silent: number | undefined;
   const exit = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
   const watchdog = setInterval(() => {
-    drain();
-    if (!done && Date.now() - lastEvent > silenceMs) {
-      silent = Date.now() - lastEvent;
+    log.drain();
+    if (!log.done && Date.now() - log.lastEvent > silenceMs) {
+      silent = Date.now() - log.lastEvent;
       killGroup(child);
     }
   }, 200);
   const code = await exit;
   clearInterval(watchdog);
-  drain();
+  log.drain();
   rmSync(dir, { recursive: true, force: true });
   killGroup(child); // worker 可能还在（比如 vitest 自己先退了）
 
-  const tests = [...records.values()];
+  const tests = [...log.records.values()];
   if (silent !== undefined) {
-    // 开始了没结束的那个就是卡住的；万一没有（卡在测试之外，比如导入文件时），就是还没跑完的文件里第一个没结果的
-    const pending = (f: string): TestRecord | undefined =>
-      (collected.get(f) ?? []).filter((t) => t.state === "pending").sort((a, b) => a.line - b.line)[0];
-    const stuck =
-      [...running].map((r) => records.get(r)).filter((t) => t !== undefined).sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line)[0] ??
-      files.filter((f) => collected.has(f) && !ended.has(f)).map(pending).find((t) => t !== undefined);
-    return { tests, hung: stuck ?? { id: "?", file: "?", line: 0, name: "（没能确定是哪一个）", state: "running", errors: [] }, hungMs: silent, unhandled };
+    const hung = log.stuck(files) ?? { id: "?", file: "?", line: 0, name: "（没能确定是哪一个）", state: "running", errors: [] };
+    return { tests, hung, hungMs: silent, unhandled: log.unhandled };
   }
-  const crashed = !done ? `vitest 没跑完（退出码 ${code}）：${stderr.trim().split("\n").slice(-6).join(" / ") || "没有输出"}` : undefined;
-  return { tests, unhandled, crashed };
+  const crashed = !log.done ? `vitest 没跑完（退出码 ${code}）：${stderr.trim().split("\n").slice(-6).join(" / ") || "没有输出"}` : undefined;
+  return { tests, unhandled: log.unhandled, crashed };
+}
+
+/** reporter 一行一条写下的事件（scripts/practice/reporter.ts），边跑边读：收集到哪些测试、哪个开始了没结束、结果、没人接的错误。 */
+class EventLog {
+  readonly records = new Map<string, TestRecord>();
+  readonly unhandled: ErrorInfo[] = [];
+  done = false;
+  lastEvent = Date.now();
+  private readonly collected = new Map<string, TestRecord[]>();
+  private readonly ended = new Set<string>();
+  private readonly running = new Set<string>();
+  private read = 0;
+
+  constructor(private readonly file: string) {}
+
+  /** 读进文件里新写下的完整几行。 */
+  drain(): void {
+    let text: string;
+    try {
+      text = readFileSync(this.file, "utf8");
+    } catch {
+      return;
+    }
+    const end = text.lastIndexOf("\n") + 1;
+    if (end > this.read) this.lastEvent = Date.now();
+    for (const line of text.slice(this.read, end).split("\n")) if (line !== "") this.take(JSON.parse(line) as TestEvent);
+    this.read = end;
+  }
+
+  private take(e: TestEvent): void {
+    if (e.event === "collected") {
+      const tests = e.tests.map((t) => ({ ...t, file: rel(e.file), state: "pending", errors: [] }));
+      for (const t of tests) this.records.set(t.id, t);
+      this.collected.set(rel(e.file), tests);
+    } else if (e.event === "start") this.running.add(e.id);
+    else if (e.event === "finish") this.running.delete(e.id);
+    else if (e.event === "end") {
+      const record = this.records.get(e.id);
+      if (record !== undefined) Object.assign(record, { state: e.state, errors: e.errors });
+    } else if (e.event === "file-end") this.ended.add(rel(e.file));
+    else {
+      this.done = true;
+      this.unhandled.push(...e.errors);
+    }
+  }
+
+  /** 卡住的是哪一个：开始了没结束的那个；万一没有（卡在测试之外，比如导入文件时），就是还没跑完的文件里第一个没结果的。 */
+  stuck(files: string[]): TestRecord | undefined {
+    const pending = (f: string): TestRecord | undefined =>
+      (this.collected.get(f) ?? []).filter((t) => t.state === "pending").sort((a, b) => a.line - b.line)[0];
+    const started = [...this.running].map((r) => this.records.get(r)).filter((t) => t !== undefined);
+    return (
+      started.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line)[0] ??
+      files.filter((f) => this.collected.has(f) && !this.ended.has(f)).map(pending).find((t) => t !== undefined)
+    );
+  }
 }
 
 // ── ⑤ 演示和「试一下」 ──────────────────────────────────
@@ -241,92 +255,115 @@ const quoted = (s: string): string => (s === "(end of output)" ? "（没有这�
 const HANG_HINT = "多半是哪个循环停不下来，或者在等一个永远不会来的结果（await 了一个永远不 resolve 的 Promise）。";
 
 // ── 按顺序跑 ─────────────────────────────────────────────
-/** 检查 file（学习者的练习文件，或 --solution 时这一课自己的 code.ts）是不是 id 这一课的一个正确实现。 */
-export async function runChecks(id: string, file: string, options: CheckOptions = {}): Promise<Outcome> {
-  const opts = { ...DEFAULTS, ...options };
-  const n = lessonNumber(id);
-  const range = n === 1 ? "s01" : `s01–${id}`;
-  const checks: CheckResult[] = [];
-  let first: Finding | undefined;
-  const fail = (name: string, note: string, finding: Finding): void => {
-    checks.push({ name, status: "fail", note });
-    first ??= finding;
-  };
-  const pass = (name: string, note = ""): void => void checks.push({ name, status: "pass", note });
-  const names = {
+/** 一次检查的记账：每一项过了、没过、没跑，和第一个没过的那一项说了什么。 */
+class Tally {
+  readonly checks: CheckResult[] = [];
+  first: Finding | undefined;
+  fail(name: string, note: string, finding: Finding): void {
+    this.checks.push({ name, status: "fail", note });
+    this.first ??= finding;
+  }
+  pass(name: string, note = ""): void {
+    this.checks.push({ name, status: "pass", note });
+  }
+  /** 报告里的顺序永远是 names 的顺序；没轮到的记成「没跑」。 */
+  ordered(names: Record<string, string>): CheckResult[] {
+    return Object.values(names).map((name) => this.checks.find((c) => c.name === name) ?? { name, status: "skip", note: "" });
+  }
+}
+
+const checkNames = (id: string) => {
+  const range = lessonNumber(id) === 1 ? "s01" : `s01–${id}`;
+  return {
     types: "类型检查（tsconfig.json 的 strict）",
     api: "API 和这一课一样（R1/R2）",
     behaviour: `行为测试（${range} 的机制）`,
     golden: `黄金轨迹（${range} 的场景）`,
     demo: "演示输出和 README「试一下」一样",
   };
-  // 报告里的顺序永远是 names 的顺序；没轮到的记成「没跑」
-  const ordered = (): CheckResult[] => Object.values(names).map((name) => checks.find((c) => c.name === name) ?? { name, status: "skip", note: "" });
-  const skipRest = (): Outcome => ({ id, file, checks: ordered(), first, ok: false });
+};
+type Names = ReturnType<typeof checkNames>;
 
-  // ①② 类型和 API：同一个 TypeScript 程序
+/** ①② 类型和 API：同一个 TypeScript 程序。都过了才返回 true。 */
+function checkTypesAndApi(id: string, file: string, tally: Tally, names: Names): boolean {
   const source = readFileSync(file, "utf8");
   const { report, diagnostics } = buildFileReport(file);
   if (diagnostics.length > 0) {
-    fail(names.types, `${diagnostics.length} 处错误`, {
+    tally.fail(names.types, `${diagnostics.length} 处错误`, {
       title: `类型检查没过（一共 ${diagnostics.length} 处，先看第一处）`,
       lines: diagnosticLines(diagnostics[0], source),
     });
-    return skipRest();
+    return false;
   }
-  pass(names.types);
+  tally.pass(names.types);
   const expected = JSON.parse(readFileSync(join(ROOT, "tests", "api", `${id}.json`), "utf8")) as Record<string, string>;
   const api = diffApi(expected, report);
   const apiProblems = api.missing.length + api.changed.length + api.extra.length;
   if (apiProblems > 0) {
-    fail(names.api, `${apiProblems} 处不同`, { title: `API 和 ${id} 不一样：测试是照这一课的签名写的，先把签名对上`, lines: apiLines(api) });
-    return skipRest();
+    tally.fail(names.api, `${apiProblems} 处不同`, { title: `API 和 ${id} 不一样：测试是照这一课的签名写的，先把签名对上`, lines: apiLines(api) });
+    return false;
   }
-  pass(names.api);
+  tally.pass(names.api);
+  return true;
+}
 
-  // ③④ 行为测试和黄金轨迹：一次 vitest
+/** 一组测试（行为或黄金）在这次 vitest 里的结果记成一项；hungHere：卡住的那个测试在这一组里。 */
+async function judgeGroup(id: string, file: string, tally: Tally, name: string, tests: TestRecord[], run: TestRun, hungHere: boolean, golden: boolean, stuckMs: number): Promise<void> {
+  const failed = tests.filter((t) => t.state === "failed");
+  const finished = tests.filter((t) => t.state === "passed" || t.state === "failed");
+  if (run.hung !== undefined && hungHere) {
+    tally.fail(name, "卡住了", {
+      title: `卡住了：「${testTitle(run.hung)}」跑了 ${Math.round((run.hungMs ?? 0) / 1000)} 秒还没结束，检查停了下来`,
+      lines: [HANG_HINT],
+    });
+  } else if (tests.length === 0 && run.hung === undefined) {
+    tally.fail(name, "一个都没找到", { title: `没找到 ${id} 的${name}`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] });
+  } else if (failed.length > 0) {
+    const note = `${tests.length} 个里过了 ${tests.length - failed.length} 个${finished.length < tests.length ? `（${tests.length - finished.length} 个没跑完）` : ""}`;
+    tally.fail(name, note, await explainTest(id, file, failed[0], golden, stuckMs));
+  } else if (tests.length > 0 && finished.length === tests.length) tally.pass(name, `${tests.length} 个全过`);
+  else tally.checks.push({ name, status: "skip", note: finished.length === 0 ? "检查停了，还没跑到" : `检查停了，跑完的 ${finished.length} 个都过了（一共 ${tests.length} 个）` });
+}
+
+/** ③④ 行为测试和黄金轨迹：一次 vitest。 */
+async function checkCourseTests(id: string, file: string, tally: Tally, names: Names, stuckMs: number): Promise<void> {
   const files = courseTestFiles();
-  const run = await runCourseTests(id, file, [...files.behaviour, ...files.golden], opts.stuckMs);
   const order = [...files.behaviour, ...files.golden];
-  const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
+  const run = await runCourseTests(id, file, order, stuckMs);
   if (run.crashed !== undefined) {
-    fail(names.behaviour, "没跑完", { title: "测试没跑完", lines: [run.crashed] });
-    return skipRest();
+    tally.fail(names.behaviour, "没跑完", { title: "测试没跑完", lines: [run.crashed] });
+    return;
   }
-  for (const [name, group] of [
-    [names.behaviour, files.behaviour],
-    [names.golden, files.golden],
+  const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
+  for (const [name, group, golden] of [
+    [names.behaviour, files.behaviour, false],
+    [names.golden, files.golden, true],
   ] as const) {
-    const tests = sorted.filter((t) => group.includes(t.file));
-    const failed = tests.filter((t) => t.state === "failed");
-    const finished = tests.filter((t) => t.state === "passed" || t.state === "failed");
-    if (run.hung !== undefined && group.includes(run.hung.file)) {
-      fail(name, "卡住了", {
-        title: `卡住了：「${testTitle(run.hung)}」跑了 ${Math.round((run.hungMs ?? 0) / 1000)} 秒还没结束，检查停了下来`,
-        lines: [HANG_HINT],
-      });
-    } else if (tests.length === 0 && run.hung === undefined) {
-      fail(name, "一个都没找到", { title: `没找到 ${id} 的${name}`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] });
-    } else if (failed.length > 0) {
-      const t = failed[0];
-      const note = `${tests.length} 个里过了 ${tests.length - failed.length} 个${finished.length < tests.length ? `（${tests.length - finished.length} 个没跑完）` : ""}`;
-      fail(name, note, await explainTest(id, file, t, files.golden.includes(t.file), opts.stuckMs));
-    } else if (tests.length > 0 && finished.length === tests.length) pass(name, `${tests.length} 个全过`);
-    else checks.push({ name, status: "skip", note: finished.length === 0 ? "检查停了，还没跑到" : `检查停了，跑完的 ${finished.length} 个都过了（一共 ${tests.length} 个）` });
+    const hungHere = run.hung !== undefined && group.includes(run.hung.file);
+    await judgeGroup(id, file, tally, name, sorted.filter((t) => group.includes(t.file)), run, hungHere, golden, stuckMs);
   }
-  if (run.unhandled.length > 0 && first === undefined) {
-    fail(names.behaviour, "有漏掉的错误", { title: "测试之外还抛了错误（比如定时器里）", lines: testLines(run.unhandled) });
+  if (run.unhandled.length > 0 && tally.first === undefined) {
+    tally.fail(names.behaviour, "有漏掉的错误", { title: "测试之外还抛了错误（比如定时器里）", lines: testLines(run.unhandled) });
   }
-  if (first !== undefined) return skipRest();
+}
 
+/** 检查 file（学习者的练习文件，或 --solution 时这一课自己的 code.ts）是不是 id 这一课的一个正确实现。 */
+export async function runChecks(id: string, file: string, options: CheckOptions = {}): Promise<Outcome> {
+  const opts = { ...DEFAULTS, ...options };
+  const names = checkNames(id);
+  const tally = new Tally();
+  const stop = (): Outcome => ({ id, file, checks: tally.ordered(names), first: tally.first, ok: false });
+  if (!checkTypesAndApi(id, file, tally, names)) return stop();
+  await checkCourseTests(id, file, tally, names, opts.stuckMs);
+  if (tally.first !== undefined) return stop();
   // ⑤ 演示
   const demo = await checkDemo(id, file, opts.demoTimeoutMs);
   if (demo !== undefined) {
-    fail(names.demo, "不一样", demo);
-    return skipRest();
+    tally.fail(names.demo, "不一样", demo);
+    return stop();
   }
-  pass(names.demo);
-  return { id, file, checks: ordered(), ok: true };
+  tally.pass(names.demo);
+  return { id, file, checks: tally.ordered(names), ok: true };
 }
 
 /** 测试全名去掉开头的课号（和黄金轨迹的场景名），留下描述行为的那句话。 */
