@@ -269,7 +269,7 @@ describe("网站生成器：参考资料和链接", () => {
     expect(url("code.ts")).toBe("/s04.html#code");
     expect(url("code.ts#L12")).toBe("/s04.html#L12");
     expect(url("../README.md#怎么读")).toBe("/#怎么读");
-    expect(url("../tests/behaviour.test.ts")).toBeUndefined();
+    expect(url("../tests/golden.test.ts")).toBeUndefined();
     expect(resolveRepoLink(from, "../../outside.md")).toBeUndefined();
     // 没有术语表时，指向它的链接不链（站里没有这一页）
     expect(readerUrl("GLOSSARY.md", "", { ...site, refs: site.refs.filter((r) => r.id !== "glossary") })).toBeUndefined();
