@@ -1,13 +1,10 @@
 // D39 / R8：假模型的剧本表（createFakeProvider 里的 `script`）每课只加行。一课引入的行，之后每一课都逐字还在、先后不变；
 // 表名和它的三个类型名（Seen、Answer、Line）每课都在。表是函数里的局部名字，API 报告看不到它，所以这里在语法树上查。
-import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const LESSONS = readdirSync(ROOT).filter((name) => /^s\d{2}_/.test(name)).sort();
+import { LESSON_DIRS as LESSONS, ROOT } from "../tooling/course.ts";
 
 type Script = { names: string[]; rows: string[] };
 
@@ -43,14 +40,14 @@ function carried(before: Script, after: Script): string[] {
 
 const scripts = LESSONS.map((dir) => scriptOf(readFileSync(join(ROOT, dir, "code.ts"), "utf8")));
 
-describe("D39/R8: the fake provider's script only grows", () => {
-  it("every lesson names the table script and its types Seen, Answer, Line", () => {
+describe("D39/R8：假模型的剧本表只加行", () => {
+  it("每课都有表名 script 和它的类型 Seen、Answer、Line", () => {
     for (const [i, s] of scripts.entries()) expect([...s.names].sort(), LESSONS[i]).toEqual(["Answer", "Line", "Seen", "script"]);
   });
-  it.each(LESSONS.slice(1).map((dir, i) => [LESSONS[i], dir] as const))("%s → %s: earlier rows are carried unchanged, in order", (a, b) => {
+  it.each(LESSONS.slice(1).map((dir, i) => [LESSONS[i], dir] as const))("%s → %s：前一课的行逐字带过来，先后不变", (a, b) => {
     expect(carried(scripts[LESSONS.indexOf(a)], scripts[LESSONS.indexOf(b)])).toEqual([]);
   });
-  it("the check fails on an edited, a reordered and a dropped row (it can fail)", () => {
+  it("改了一行、换了顺序、删了一行，检查都报得出来（这条检查本身能失败）", () => {
     const last = scripts.at(-1);
     if (last === undefined || last.rows.length < 2) throw new Error("s12 has rows");
     const [first, second, ...rest] = last.rows;
