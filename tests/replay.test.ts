@@ -4,7 +4,8 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordReplay, replayLessons } from "../site/lib/record.ts";
-import { LESSONS, ROOT } from "../tooling/course.ts";
+import type { Replay } from "../site/lib/replay-types.ts";
+import { LESSONS, ROOT, lessonDir } from "../tooling/course.ts";
 
 const DIR = join(ROOT, "site", "replay");
 const lessons = replayLessons(LESSONS);
@@ -31,5 +32,18 @@ describe("网页回放", () => {
     expect(tool?.detail).toBe('read({"path":"src/app.ts"})\n→ "error: no such file: src/app.ts"');
     const output = replay.steps.flatMap((s) => s.output ?? []);
     expect(output).toContain('  ← "error: no such file: src/app.ts"');
+  });
+
+  it("s12 装包那一步说的是 s12 做的事：包的资料叠一层 PackageResourceLoader（D40），不是换一个新 loader", () => {
+    const code = readFileSync(join(ROOT, lessonDir("s12"), "code.ts"), "utf8");
+    expect(code).toContain("agent.loader = new PackageResourceLoader(agent.loader, resources);");
+    const replay = JSON.parse(readFileSync(join(DIR, "s12.json"), "utf8")) as Replay;
+    const installed = replay.steps.filter((s) => s.kind === "package" && !s.title.includes("拒绝"));
+    expect(installed.length).toBeGreaterThan(0);
+    for (const step of installed) {
+      expect(step.note).toContain("PackageResourceLoader");
+      expect(step.note).toContain("D40");
+      expect(step.note).not.toContain("D13");
+    }
   });
 });

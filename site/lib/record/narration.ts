@@ -257,7 +257,7 @@ const runtime = {
     lesson: by("packages"),
     title: error === undefined ? `装包 ${name}` : `装包 ${name}：整包拒绝`,
     detail: error === undefined ? `登记工具：${registered.join(", ") || "无"}` : `抛出：${describeError(error)}`,
-    note: error === undefined ? "先查完所有冲突，再通过一个扩展登记工具和命令，最后换一个带上包资料的 loader（D13）。" : "有冲突或缺件：整包拒绝，什么都没装上。",
+    note: error === undefined ? "先查完包名、工具名、命令名有没有撞上，再通过一个扩展登记工具和命令；包里的资料叠成一层 PackageResourceLoader，放在原来的 loader 上面。装包时一份资料都不读，每轮开头用同一个信任一层层地问（D40）。" : "有冲突或缺件：整包拒绝，什么都没装上。",
   }),
 };
 
