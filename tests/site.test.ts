@@ -11,9 +11,10 @@ import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } fr
 import { splitCodes } from "../site/lib/codes.ts";
 import { loadCourse, readRootReadme } from "../site/lib/course.ts";
 import { diagramId, renderDiagram } from "../site/lib/diagrams.ts";
-import { diffRows, gitOrder, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
+import { diffRows, gitOrder, numberRows, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
 import { CodeHighlighter } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
+import { escapeText } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
@@ -145,7 +146,17 @@ describe("网站生成器：差异", () => {
       "same:4:5",
       "gap6",
     ]);
-    expect(unifiedHtml(rows)).toContain("<div class=d data-o=3>three</div><div class=a data-n=3>THREE</div><div class=a data-n=4>3b</div>");
+    // 合并视图不写行号（CSS 计数器数，跳过的那段写着两边各加几）；从头数一遍得出的行号和 diffRows 给的一样
+    const unified = unifiedHtml(rows);
+    expect(unified).toContain('<div class=lp-gap style="counter-increment:o 1 n 1">⋯ 没变的 1 行</div><div class=s>two</div>');
+    expect(unified).toContain("<div class=d>three</div><div class=a>THREE</div><div class=a>3b</div>");
+    const bare = rows.map((r) => (r.kind === "gap" ? r : { kind: r.kind, html: r.html }));
+    expect(numberRows(bare)).toEqual(rows);
+    for (const l of lessons.slice(1)) {
+      const prev = lessons.find((p) => p.id === l.prev);
+      const real = diffRows(prev?.code ?? "", l.code, [], []).rows;
+      expect(numberRows(real.map((r) => (r.kind === "gap" ? r : { kind: r.kind, html: r.html }))), l.id).toEqual(real);
+    }
     const [left, right] = splitHtml(rows).split("lp-side-new");
     const rowsOf = (html: string): string[] => html.match(/<div class=(?:s|d|a|e|lp-gap)[ >]/g) ?? [];
     expect(rowsOf(left).length).toBe(rowsOf(right).length);
@@ -176,7 +187,8 @@ describe("网站生成器：高亮和代码视图", () => {
     const seeded = await CodeHighlighter.create(first.classMap(), true);
     expect(seeded.block("const a = 1;", "ts")).toBe(first.block("const a = 1;", "ts"));
     expect(seeded.block("const a = 1;", "ts")).toMatch(/^<pre class="lp-hl" v-pre tabindex="0"><code>.*<\/code><\/pre>$/);
-    expect(seeded.block("echo {{ x }} <b>", "text")).toBe('<pre class="lp-hl" v-pre tabindex="0"><code>echo {{ x }} &lt;b&gt;</code></pre>');
+    // 元素里的文字只转义 & 和 <（" 和 > 原样：s12 的代码里有上千个双引号）
+    expect(seeded.block('echo {{ x }} <b> "q" &', "text")).toBe('<pre class="lp-hl" v-pre tabindex="0"><code>echo {{ x }} &lt;b> "q" &amp;</code></pre>');
     expect(() => seeded.block('/** doc */ export class X { "s" = 1; }', "ts")).toThrow(/did not see/);
   });
 
@@ -190,6 +202,30 @@ describe("网站生成器：高亮和代码视图", () => {
     expect(starts.length).toBe(segments(s04.code.split("\n").length, newLines(s03.code, s04.code)).length);
     for (const m of starts) expect(Number(m[1]) + 1).toBe(Number(m[2]));
     expect((html.match(/<div id=L\d+/g) ?? []).length).toBe(s04.code.split("\n").length);
+  });
+});
+
+describe("网站生成器：页面的分量", () => {
+  it("折叠起来的旧代码只放转义过的原文（展开时再上色），显示的行带高亮；去掉标签两边都是原文", async () => {
+    const [s11, s12] = ["s11", "s12"].map((id) => lessons.find((l) => l.id === id));
+    if (s11 === undefined || s12 === undefined) throw new Error("s11/s12 missing");
+    const hl = await CodeHighlighter.create();
+    const highlighted = hl.lines(s12.code);
+    const html = codeViewHtml(s12, highlighted, newLines(s11.code, s12.code), declarations(s12.code));
+    const folds = html.match(/<details class=lp-fold data-plain[^>]*>.*?<\/details>/g) ?? [];
+    expect(folds.length).toBeGreaterThan(3);
+    for (const fold of folds) expect(fold).not.toMatch(/<k-\d+>/);
+    const shown = html.replace(/<details.*?<\/details>/g, "");
+    expect(shown).toMatch(/<k-\d+>/);
+    // 每一行（折叠的、显示的）去掉标签、还原转义就是 code.ts 的那一行
+    const source = s12.code.split("\n");
+    const rows = [...html.matchAll(/<div id=L(\d+)[^>]*>(.*?)<\/div>/g)];
+    expect(rows.length).toBe(source.length);
+    for (const [, n, line] of rows) expect(line.replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&amp;/g, "&")).toBe(source[Number(n) - 1]);
+  });
+
+  it("元素里的文字只转义 & 和 <", () => {
+    expect(escapeText('a < b && "c" > d')).toBe('a &lt; b &amp;&amp; "c" > d');
   });
 });
 

@@ -9,7 +9,7 @@ import { U1_UPGRADES } from "../../tooling/constitution.ts";
 import type { ApiReport, Lesson } from "./course.ts";
 import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";
 import { type CodeIndex, linkCodesHtml } from "./codes.ts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, escapeText } from "./html.ts";
 
 export type { DiffStats };
 
@@ -75,12 +75,20 @@ export function segments(total: number, fresh: Set<number> | undefined): Segment
 /** 一行代码。行号不写成文字：CSS 计数器按段数出来（每段开头 counter-reset 到上一行的行号），页面小，复制时也不带行号。 */
 const lineHtml = (n: number, html: string, fresh: boolean): string => `<div id=L${n}${fresh ? " class=n" : ""}>${html}</div>`;
 
-/** 本节代码视图（一行 HTML，不含换行：它要原样嵌进 markdown 的 HTML 块）。 */
+/**
+ * 本节代码视图（一行 HTML，不含换行：它要原样嵌进 markdown 的 HTML 块）。
+ * 折叠起来的旧代码只放转义过的原文，不带高亮：s12 有上千行旧代码，读者多半不展开，带上颜色标签这一页要重三成。
+ * 展开时主题（CodeTools.vue）从 /lp/lines/sNN.json 取这一课高亮好的行换上；不开 JavaScript 时展开看到的是没上色的原文。
+ */
 export function codeViewHtml(lesson: Lesson, highlighted: string[], fresh: Set<number> | undefined, decls: Declaration[]): string {
   const parts: string[] = [];
+  const source = lesson.code.split("\n");
   for (const seg of segments(highlighted.length, fresh)) {
     const rows: string[] = [];
-    for (let n = seg.from; n <= seg.to; n++) rows.push(lineHtml(n, highlighted[n - 1], fresh !== undefined && fresh.has(n)));
+    for (let n = seg.from; n <= seg.to; n++) {
+      const html = seg.kind === "fold" ? escapeText(source[n - 1] ?? "") : highlighted[n - 1];
+      rows.push(lineHtml(n, html, fresh !== undefined && fresh.has(n)));
+    }
     const counter = ` style="counter-reset:ln ${seg.from - 1}"`;
     if (seg.kind === "lines") {
       parts.push(`<div class=lp-seg${counter}>${rows.join("")}</div>`);
@@ -91,7 +99,7 @@ export function codeViewHtml(lesson: Lesson, highlighted: string[], fresh: Set<n
     const more = inside.length > 6 ? `<span>等 ${inside.length} 个</span>` : "";
     const declText = inside.length > 0 ? `<span class="lp-fold-decls">${shown.join(" ")}${more}</span>` : "";
     parts.push(
-      `<details class=lp-fold${counter}><summary><span class="lp-fold-range">第 ${seg.from}–${seg.to} 行</span>` +
+      `<details class=lp-fold data-plain${counter}><summary><span class="lp-fold-range">第 ${seg.from}–${seg.to} 行</span>` +
         `<span class="lp-fold-what">前面几课已有的 ${seg.to - seg.from + 1} 行</span>${declText}</summary>` +
         `${rows.join("")}</details>`,
     );

@@ -15,12 +15,17 @@ const DARK = { bg: "#1b1b1f", fg: "#dfdfd6" };
 
 export type Diagram = { id: string; light: string; dark: string; width: number; height: number };
 
-/** 瘦身：不去外网取字体，用页面的字体；坐标留两位小数；去掉注释。 */
+/**
+ * 瘦身：不去外网取字体，用页面的字体；坐标留两位小数；去掉注释、缩进，和画图用不上的 data-* 属性（边从哪到哪、线型，
+ * 图里另有画出来的线；SVG 当 <img> 看，没有脚本读它们）。
+ */
 function tidy(svg: string): string {
   return svg
     .replace(/^\s*@import url\([^)]*\);\s*$/m, "")
     .replace(/text \{ font-family:[^}]*\}/, `text { font-family: ${FONT.replace(/"/g, "'")}; }`)
     .replace(/\/\*[^*]*\*\//g, "")
+    .replace(/ data-[\w-]+="[^"]*"/g, "")
+    .replace(/\n[ \t]+/g, "\n")
     .replace(/(\d+\.\d{3,})/g, (n) => String(Number(Number(n).toFixed(2))));
 }
 

@@ -1,9 +1,11 @@
 // 两份代码的逐行差异，做成 HTML：合并视图（和 git diff 一样一列）和并排视图（左旧右新）。
 // 课页的「差异」标签在构建时用它生成合并视图；并排视图和「比较任意两课」的页面在浏览器里用它现算，
 // 所以这里只引用纯函数（行差异、转义），不碰 node: 模块。
-// 行号不写成文字，写在 data-o（旧文件的行号）/ data-n（新文件的行号）里，由 CSS 显示：页面小一半，复制代码时也不会带上行号。
+// 行号不写成文字，由 CSS 显示，复制代码时也不会带上行号。合并视图（课页里传的那一份）连数字都不写：CSS 计数器 o、n
+// 一行一行数（没变的行两边都加一，删掉的只加旧的，加上的只加新的，「⋯ 没变的 N 行」两边各加 N）；
+// 并排视图是浏览器里现排的，行号写在 data-o（旧文件）/ data-n（新文件）里。
 import { type DiffLine, diffLines } from "../../tooling/linediff.ts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, escapeText } from "./html.ts";
 
 /** 每处改动前后留几行没变的。 */
 export const DIFF_CONTEXT = 3;
@@ -64,7 +66,7 @@ export function diffRows(oldCode: string, newCode: string, oldHtml: string[], ne
       kind: d.kind,
       old: d.kind === "add" ? undefined : oldNo,
       new: d.kind === "del" ? undefined : newNo,
-      html: d.kind === "del" ? (oldHtml[oldNo - 1] ?? escapeHtml(d.text)) : (newHtml[newNo - 1] ?? escapeHtml(d.text)),
+      html: d.kind === "del" ? (oldHtml[oldNo - 1] ?? escapeText(d.text)) : (newHtml[newNo - 1] ?? escapeText(d.text)),
     });
   });
   if (skipped > 0) rows.push({ kind: "gap", count: skipped });
@@ -72,15 +74,37 @@ export function diffRows(oldCode: string, newCode: string, oldHtml: string[], ne
 }
 
 const CLASS = { same: "s", add: "a", del: "d" } as const;
-const gapHtml = (count: number): string => `<div class=lp-gap>⋯ 没变的 ${count} 行</div>`;
+const gapText = (count: number): string => `⋯ 没变的 ${count} 行`;
+const gapHtml = (count: number): string => `<div class=lp-gap>${gapText(count)}</div>`;
 const attr = (name: string, n: number | undefined): string => (n === undefined ? "" : ` ${name}=${n}`);
 
-/** 合并视图：一列，删掉的行红、加上的行绿。 */
+/** 合并视图：一列，删掉的行红、加上的行绿。行号由 CSS 计数器数（跳过的那段让两个计数器各加 N）。 */
 export function unifiedHtml(rows: DiffRow[]): string {
   const body = rows
-    .map((r) => (r.kind === "gap" ? gapHtml(r.count) : `<div class=${CLASS[r.kind]}${attr("data-o", r.old)}${attr("data-n", r.new)}>${r.html}</div>`))
+    .map((r) =>
+      r.kind === "gap" ? `<div class=lp-gap style="counter-increment:o ${r.count} n ${r.count}">${gapText(r.count)}</div>` : `<div class=${CLASS[r.kind]}>${r.html}</div>`,
+    )
     .join("");
   return `<div class="lp-code lp-diff" data-view="unified"><div class="lp-code-inner">${body}</div></div>`;
+}
+
+/** 合并视图里读回来的一行：种类和 HTML（跳过的那段是行数）。 */
+export type BareRow = { kind: "same" | "add" | "del"; html: string } | { kind: "gap"; count: number };
+
+/** 合并视图的行不写行号：从头数一遍，得出每行在旧文件、新文件里的行号（和 CSS 计数器数的一样）。 */
+export function numberRows(rows: readonly BareRow[]): DiffRow[] {
+  let oldNo = 0;
+  let newNo = 0;
+  return rows.map((r): DiffRow => {
+    if (r.kind === "gap") {
+      oldNo += r.count;
+      newNo += r.count;
+      return r;
+    }
+    if (r.kind !== "add") oldNo++;
+    if (r.kind !== "del") newNo++;
+    return { kind: r.kind, old: r.kind === "add" ? undefined : oldNo, new: r.kind === "del" ? undefined : newNo, html: r.html };
+  });
 }
 
 /**

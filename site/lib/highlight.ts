@@ -6,7 +6,7 @@
 // 课文里的代码块也用它高亮（site/.vitepress/config.ts 的 markdown.highlight）：site/build.ts 先把所有代码块过一遍，
 // 把「颜色 → 编号」的表写进 site/.gen/highlight.json，VitePress 构建时照这张表编号，两边的编号和 CSS 对得上。
 import { type Highlighter, createHighlighter } from "shiki";
-import { escapeHtml } from "./html.ts";
+import { escapeText } from "./html.ts";
 
 export const THEMES = { light: "github-light", dark: "github-dark" } as const;
 /** 认得的语言；别的（text、没写语言的）只转义，不上色。mermaid 图由 site/lib/diagrams.ts 画成图。 */
@@ -37,7 +37,7 @@ export class CodeHighlighter {
     const key = `${lang}\n${code}`;
     let out = this.done.get(key);
     if (out === undefined) {
-      out = (LANGS as readonly string[]).includes(lang) ? this.tokenize(code, lang) : code.split("\n").map(escapeHtml);
+      out = (LANGS as readonly string[]).includes(lang) ? this.tokenize(code, lang) : code.split("\n").map(escapeText);
       this.done.set(key, out);
     }
     return out;
@@ -56,7 +56,7 @@ export class CodeHighlighter {
       let text = "";
       const flush = (): void => {
         if (text === "") return;
-        html += open === undefined ? escapeHtml(text) : `<${open}>${escapeHtml(text)}</${open}>`;
+        html += open === undefined ? escapeText(text) : `<${open}>${escapeText(text)}</${open}>`;
         text = "";
       };
       for (const token of line) {
