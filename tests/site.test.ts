@@ -14,7 +14,7 @@ import { diagramId, renderDiagram } from "../site/lib/diagrams.ts";
 import { diffRows, gitOrder, numberRows, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
 import { CodeHighlighter } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
-import { escapeText } from "../site/lib/html.ts";
+import { escapeText, WRAP_FROM, wrapIndent } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
@@ -205,7 +205,7 @@ describe("网站生成器：高亮和代码视图", () => {
   });
 });
 
-describe("网站生成器：页面的分量", () => {
+describe("网站生成器：页面的分量和长行", () => {
   it("折叠起来的旧代码只放转义过的原文（展开时再上色），显示的行带高亮；去掉标签两边都是原文", async () => {
     const [s11, s12] = ["s11", "s12"].map((id) => lessons.find((l) => l.id === id));
     if (s11 === undefined || s12 === undefined) throw new Error("s11/s12 missing");
@@ -224,7 +224,12 @@ describe("网站生成器：页面的分量", () => {
     for (const [, n, line] of rows) expect(line.replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&amp;/g, "&")).toBe(source[Number(n) - 1]);
   });
 
-  it("元素里的文字只转义 & 和 <", () => {
+  it("长行带上缩进（宽屏上折行时续行对齐），短行什么都不加；中文按两格算", () => {
+    const indent = "    ";
+    expect(wrapIndent(`${indent}${"x".repeat(WRAP_FROM - indent.length)}`)).toBe("");
+    expect(wrapIndent(`${indent}${"x".repeat(WRAP_FROM)}`)).toBe(" style=--i:4");
+    expect(wrapIndent(`  <k-1>${"中".repeat(WRAP_FROM / 2)}</k-1>`)).toBe(" style=--i:2");
+    expect(wrapIndent(`<k-0>${"&lt;".repeat(WRAP_FROM)}</k-0>`)).toBe("");
     expect(escapeText('a < b && "c" > d')).toBe('a &lt; b &amp;&amp; "c" > d');
   });
 });

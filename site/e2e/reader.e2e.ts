@@ -266,28 +266,52 @@ describe("课程网站（真浏览器）", () => {
     expect(codeBox?.width ?? 0).toBeGreaterThan(1.4 * (geometry.container?.width ?? 0));
     await expect.poll(() => page.locator(".VPDoc").getAttribute("class")).toContain("lp-aside-off");
     await expect.poll(() => page.locator(".VPDoc .aside").evaluate((el) => getComputedStyle(el).visibility)).toBe("hidden");
-    // 展开全部旧代码后，要横向滚动才看得全的行：第一轮时 400 行里有 44 行，现在只剩几行最长的
+    // 展开全部旧代码后，要横向滚动才看得全的行：第一轮时 400 行里有 44 行；课长大以后最长的那几行（一百四五十列）
+    // 在这个宽度下怎么也放不下，所以宽屏上长行折行：一行也不用横向滚动，折下来的续行缩进到这一行代码的开头之后，一个字也不藏
     await page.locator('[data-action="unfold-all"]').click();
     // 展开的旧代码换上了高亮（页面里传的是没上色的原文，展开时取 /lp/lines/s04.json）
     await expect.poll(() => page.locator(".lp-panel-code details.lp-fold[data-plain]").count()).toBe(0);
     expect(await page.locator(".lp-panel-code details.lp-fold k-1").count()).toBeGreaterThan(50);
-    const clipped = await code.evaluate((box) => {
-      const limit = box.getBoundingClientRect().right - 16;
-      let n = 0;
+    const lines = await code.evaluate((box) => {
+      // 看得见的地方到框的右边为止（折行处那个空格照 pre-wrap 的规矩挂在行尾的留白里，不算藏起来的字）
+      const limit = box.getBoundingClientRect().right - 1;
+      const lineHeight = parseFloat(getComputedStyle(box).lineHeight);
+      const clipped: string[] = [];
+      const wrapped: { id: string; code: number; continuation: number }[] = [];
       for (const line of box.querySelectorAll<HTMLElement>(".lp-code-inner div[id]")) {
         const range = document.createRange();
         range.selectNodeContents(line);
-        if (range.getBoundingClientRect().right > limit) n++;
+        if (range.getBoundingClientRect().right > limit) clipped.push(line.id);
+        if (line.getBoundingClientRect().height < 1.5 * lineHeight) continue;
+        // 这一行代码的第一个字（缩进之后）在哪，折下来的续行从哪开始
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        let first: DOMRect | undefined;
+        for (let node = walker.nextNode(); node !== null && first === undefined; node = walker.nextNode()) {
+          const at = (node.textContent ?? "").search(/\S/);
+          if (at < 0) continue;
+          const one = document.createRange();
+          one.setStart(node, at);
+          one.setEnd(node, at + 1);
+          first = one.getBoundingClientRect();
+        }
+        const rects = [...range.getClientRects()];
+        const top = rects[0]?.top ?? 0;
+        const continuation = Math.min(...rects.filter((r) => r.top > top + 2).map((r) => r.left));
+        wrapped.push({ id: line.id, code: first?.left ?? 0, continuation });
       }
-      return n;
+      return { clipped, wrapped, scrolls: box.scrollWidth > box.clientWidth };
     });
-    expect(clipped).toBeLessThanOrEqual(6);
+    expect(lines.clipped).toEqual([]);
+    expect(lines.scrolls).toBe(false);
+    expect(lines.wrapped.length).toBeGreaterThan(0);
+    for (const w of lines.wrapped) expect(w.continuation, `${w.id}: the wrapped part starts left of the line's code`).toBeGreaterThan(w.code);
     await page.locator('[data-action="fold-all"]').click();
     await page.evaluate(() => document.getElementById("code")?.scrollIntoView());
     await page.screenshot({ path: join(SHOTS, "s04-1440-code.png") });
-    // 差异（合并、并排）
+    // 差异（合并、并排）：合并视图的长行也折行
     await page.locator('label[for="lp-tab-s04-diff"]').click();
     expect((await page.locator('.lp-panel-diff [data-view="unified"]').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(fullWidth - 2);
+    expect(await page.locator('.lp-panel-diff [data-view="unified"]').evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(false);
     await page.locator('.lp-panel-diff [data-action="split"]').click();
     expect((await page.locator('.lp-panel-diff [data-view="split"]').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(fullWidth - 2);
     await page.locator(".lp-tabs").evaluate((el) => el.scrollIntoView({ block: "start" }));

@@ -9,7 +9,7 @@ import { U1_UPGRADES } from "../../tooling/constitution.ts";
 import type { ApiReport, Lesson } from "./course.ts";
 import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";
 import { type CodeIndex, linkCodesHtml } from "./codes.ts";
-import { escapeHtml, escapeText } from "./html.ts";
+import { escapeHtml, escapeText, wrapIndent } from "./html.ts";
 
 export type { DiffStats };
 
@@ -72,8 +72,11 @@ export function segments(total: number, fresh: Set<number> | undefined): Segment
   return out;
 }
 
-/** 一行代码。行号不写成文字：CSS 计数器按段数出来（每段开头 counter-reset 到上一行的行号），页面小，复制时也不带行号。 */
-const lineHtml = (n: number, html: string, fresh: boolean): string => `<div id=L${n}${fresh ? " class=n" : ""}>${html}</div>`;
+/**
+ * 一行代码。行号不写成文字：CSS 计数器按段数出来（每段开头 counter-reset 到上一行的行号），页面小，复制时也不带行号。
+ * 长行带上它的缩进（wrapIndent），宽屏上折行时续行对齐。
+ */
+const lineHtml = (n: number, html: string, fresh: boolean): string => `<div id=L${n}${fresh ? " class=n" : ""}${wrapIndent(html)}>${html}</div>`;
 
 /**
  * 本节代码视图（一行 HTML，不含换行：它要原样嵌进 markdown 的 HTML 块）。

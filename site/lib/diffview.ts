@@ -5,7 +5,7 @@
 // 一行一行数（没变的行两边都加一，删掉的只加旧的，加上的只加新的，「⋯ 没变的 N 行」两边各加 N）；
 // 并排视图是浏览器里现排的，行号写在 data-o（旧文件）/ data-n（新文件）里。
 import { type DiffLine, diffLines } from "../../tooling/linediff.ts";
-import { escapeHtml, escapeText } from "./html.ts";
+import { escapeHtml, escapeText, wrapIndent } from "./html.ts";
 
 /** 每处改动前后留几行没变的。 */
 export const DIFF_CONTEXT = 3;
@@ -78,11 +78,11 @@ const gapText = (count: number): string => `⋯ 没变的 ${count} 行`;
 const gapHtml = (count: number): string => `<div class=lp-gap>${gapText(count)}</div>`;
 const attr = (name: string, n: number | undefined): string => (n === undefined ? "" : ` ${name}=${n}`);
 
-/** 合并视图：一列，删掉的行红、加上的行绿。行号由 CSS 计数器数（跳过的那段让两个计数器各加 N）。 */
+/** 合并视图：一列，删掉的行红、加上的行绿。行号由 CSS 计数器数（跳过的那段让两个计数器各加 N）；长行带缩进，宽屏上折行。 */
 export function unifiedHtml(rows: DiffRow[]): string {
   const body = rows
     .map((r) =>
-      r.kind === "gap" ? `<div class=lp-gap style="counter-increment:o ${r.count} n ${r.count}">${gapText(r.count)}</div>` : `<div class=${CLASS[r.kind]}>${r.html}</div>`,
+      r.kind === "gap" ? `<div class=lp-gap style="counter-increment:o ${r.count} n ${r.count}">${gapText(r.count)}</div>` : `<div class=${CLASS[r.kind]}${wrapIndent(r.html)}>${r.html}</div>`,
     )
     .join("");
   return `<div class="lp-code lp-diff" data-view="unified"><div class="lp-code-inner">${body}</div></div>`;

@@ -8,3 +8,23 @@ export const escapeHtml = (text: string): string =>
  * s12 一页光这一项就多出五 KB。
  */
 export const escapeText = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/** 宽屏上代码长行折行（site/.vitepress/theme/style.css）；显示宽度超过这么多列的行才可能折，只给它们标缩进。 */
+export const WRAP_FROM = 100;
+
+/** 一行代码的显示宽度：中文等宽字体里占两格，保守起见 U+2000 以后的字都算两格。 */
+function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += (ch.codePointAt(0) ?? 0) >= 0x2000 ? 2 : 1;
+  return width;
+}
+
+/**
+ * 长行的折行缩进：` style=--i:4`（这一行开头的空格数）。折下来的续行从这一行代码的开头再往里缩，一眼看得出是同一行；
+ * 短行不加（它们在折行的宽度下放得下），页面不为它多一个字节。html 是一行高亮好（或只转义过）的代码。
+ */
+export function wrapIndent(html: string): string {
+  const text = html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&amp;/g, "&");
+  if (displayWidth(text) <= WRAP_FROM) return "";
+  return ` style=--i:${/^ */.exec(text)?.[0].length ?? 0}`;
+}
