@@ -1,9 +1,10 @@
 // npm run site：从仓库生成课程网站。
 //   1. 读课（README、code.ts、tests/api/sNN.json）、录好的回放（site/replay/sNN.json）和参考资料（EVOLUTION.md、GLOSSARY.md、
 //      fidelity/DIFFERENCES.md）；
-//   2. 生成 VitePress 的源页面到 site/.gen：首页、每课一页、每份参考资料一页、比较两课的页面；页面里的大块 HTML（代码、差异、
-//      API 卡片、链路图）写成片段 site/.gen/raw/*.html，同一份也放进 public/lp/ 给站内跳转时取；比较页要的每课高亮行放进
-//      public/lp/lines/；课文里的 Mermaid 图画成 public/lp/diagrams/*.svg；编号 → 链接的表 codes.json；
+//   2. 生成 VitePress 的源页面到 site/.gen：首页、每课一页（「自己写一遍」换成练习卡片，空白来自 scripts/practice 的
+//      makePractice）、每份参考资料一页、比较两课的页面；页面里的大块 HTML（代码、差异、API 卡片、链路图）写成片段
+//      site/.gen/raw/*.html，同一份也放进 public/lp/ 给站内跳转时取；比较页要的每课高亮行放进 public/lp/lines/
+//      （折叠的旧代码展开时也从这里取颜色）；课文里的 Mermaid 图画成 public/lp/diagrams/*.svg；编号 → 链接的表 codes.json；
 //      高亮颜色编号 highlight.json 和颜色表 tokens.css；
 //   3. VitePress 构建成静态站点 site/dist（git 不收）。npm run site:serve 在本机起一个静态服务器看它。
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
 import { CodeHighlighter } from "./lib/highlight.ts";
 import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
 import { renderDiagram } from "./lib/diagrams.ts";
+import { makePractice } from "../scripts/practice/stub.ts";
 import { codeIndex, presentRefPages, refPageMarkdown } from "./lib/refs.ts";
 import type { Replay } from "./lib/replay-types.ts";
 
@@ -50,7 +52,9 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
     const file = join(SITE, "replay", `${lesson.id}.json`);
     if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run gen:replay`);
     const replay = JSON.parse(readFileSync(file, "utf8")) as Replay;
-    const page = lessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, replay, codes);
+    // 练习卡片列的空白就是 npm run practice 挖的那些（只挖不核对：核对由 npm run test:practice 做）
+    const { stubs } = makePractice(lesson.id, { verify: false });
+    const page = lessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, replay, codes, stubs);
     writeFileSync(join(GEN, `${lesson.id}.md`), page.markdown);
     writeFragments(page.fragments);
     const lines: LessonLines = { id: lesson.id, topic: lesson.topic, code: lesson.code, lines: hl.lines(lesson.code) };

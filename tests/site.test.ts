@@ -16,9 +16,13 @@ import { CodeHighlighter } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
 import { escapeText, WRAP_FROM, wrapIndent } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
+import { STUB_VERB, firstFailureBlock, practiceCard, withPracticeCard } from "../site/lib/practice.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { pickEncoding } from "../site/server.ts";
+import { makePractice } from "../scripts/practice/stub.ts";
+import { parseMarkdown, walk } from "../tooling/markdown.ts";
+import { toString } from "mdast-util-to-string";
 
 const lessons = loadCourse();
 
@@ -240,7 +244,9 @@ describe("网站生成器：课页", () => {
     const [s03, s04, s05] = ["s03", "s04", "s05"].map((id) => lessons.find((l) => l.id === id));
     if (s03 === undefined || s04 === undefined || s05 === undefined) throw new Error("missing lesson");
     const replay: Replay = { lesson: "s04", runs: [], steps: [] };
-    const page = lessonPage(s04, s03, s05, hl, replay);
+    const { stubs } = makePractice("s04", { verify: false });
+    const page = lessonPage(s04, s03, s05, hl, replay, {}, stubs);
+    expect(page.markdown).toContain(`<a href="#自己写一遍">练习<small>自己写一遍：${stubs.length} 处空白</small></a>`);
     expect(page.markdown).toContain(`<a href="/s05.html" rel="next">下一课<small>s05 ${s05.topic}</small></a>`);
     expect(page.markdown).toContain(`<a href="/s03.html" rel="prev">上一课<small>s03 ${s03.topic}</small></a>`);
     expect(page.markdown).toContain('<LpRaw name="s04.tabs" />');
@@ -248,6 +254,54 @@ describe("网站生成器：课页", () => {
     expect(Object.keys(page.fragments)).toEqual(["s04.tabs"]);
     expect(page.fragments["s04.tabs"]).toContain("<div id=L1 ");
     expect(page.fragments["s04.tabs"]).toContain('href="/compare.html?from=s03&amp;to=s04"');
+  });
+});
+
+describe("网站生成器：练习卡片", () => {
+  /** 一页 markdown 上的锚点：标题（和 GitHub 一样，同名的加 -1）和 <a id="…">。 */
+  const anchors = (markdown: string): Set<string> => {
+    const ids = new Set<string>([...markdown.matchAll(/<a id="([^"]+)"/g)].map((m) => m[1]));
+    const seen = new Map<string, number>();
+    walk(parseMarkdown(markdown).children, (n) => {
+      if (n.type !== "heading") return;
+      const slug = githubSlug(toString(n));
+      const k = seen.get(slug) ?? 0;
+      seen.set(slug, k + 1);
+      ids.add(k === 0 ? slug : `${slug}-${k}`);
+    });
+    return ids;
+  };
+
+  it("每课：「自己写一遍」换成卡片（命令只出现一次），空白和 makePractice 挖的一样，每个链接都落在这一页的锚点上", () => {
+    lessons.forEach((lesson, i) => {
+      const next = lessons[i + 1];
+      const { stubs } = makePractice(lesson.id, { verify: false });
+      const markdown = withPracticeCard(lesson, next, stubs);
+      expect(markdown.match(/^### 自己写一遍$/gm)?.length, lesson.id).toBe(1);
+      expect(markdown.split(`npm run practice -- ${lesson.id}\n`).length - 1, lesson.id).toBe(1);
+      expect(markdown.split(`npm run check -- ${lesson.id}\n`).length - 1, lesson.id).toBe(1);
+      const card = markdown.slice(markdown.indexOf('<div class="lp-practice"'));
+      const shown = [...card.matchAll(/<span class="lp-stub-verb"[^>]*>(.+?)<\/span> <code class="lp-stub-name">(.+?)<\/code>.*?href="#([^"]+)">(.+?)<\/a>/g)];
+      expect(shown.map((m) => `${m[1]} ${m[2]} ${m[4]}`), lesson.id).toEqual(stubs.map((s) => `${STUB_VERB[s.kind]} ${s.name} ${s.section}`));
+      const ids = anchors(markdown);
+      for (const m of shown) expect(ids.has(m[3]), `${lesson.id}: #${m[3]}`).toBe(true);
+      // 第一次检查看到的那段，和 README 里的一字不差；下一课的练习
+      expect(card).toContain(`\`\`\`text\n${firstFailureBlock(lesson.readme)}\n\`\`\``);
+      if (next !== undefined) expect(card).toContain(`<a href="/${next.id}.html#自己写一遍">`);
+      // 卡片外面的课文一个字没动（加粗段落前多了锚点）
+      const outside = (text: string): string => text.replace(/<a id="[^"]+"><\/a>/g, "").split("### 自己写一遍")[0];
+      expect(outside(markdown), lesson.id).toBe(outside(lesson.readme));
+    });
+  });
+
+  it("讲它的小节找不到就报错，不交出一个断了的链接；课里取来的字不会变成 Vue 插值", () => {
+    const s12 = lessons.find((l) => l.id === "s12");
+    if (s12 === undefined) throw new Error("s12 missing");
+    const [stub] = makePractice("s12", { verify: false }).stubs;
+    expect(() => withPracticeCard(s12, undefined, [{ ...stub, section: "第九步：没有这一步" }])).toThrow(/第九步：没有这一步/);
+    const card = practiceCard(s12, undefined, [{ ...stub, name: "x{{ y }}" }], undefined);
+    expect(card).toContain("x&#123;&#123; y }}");
+    expect(card).not.toContain("{{");
   });
 });
 

@@ -50,6 +50,8 @@ export default defineConfig({
   router: { prefetchLinks: false },
   markdown: {
     lineNumbers: false,
+    // 代码块（课文里的、练习卡片上的两条命令）右上角的复制按钮说中文
+    codeCopyButton: { tooltipText: "复制", copiedText: "已复制" },
     // 和 GitHub 一样的标题锚点：为 GitHub 写的链接（EVOLUTION.md#9-决策…）在站里也对得上
     anchor: { slugify: githubSlug },
     config: (md) => readerLinks(md, { site: { lessons, refs }, codes: readCodes, diagrams: readDiagrams }),

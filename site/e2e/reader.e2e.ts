@@ -1,7 +1,8 @@
 // 课程网站的端到端测试：在本机起静态服务器（127.0.0.1，不碰外网），用无头 Chromium 像读者一样用：
 // 首页 → 链路图和课程列表 → 进 s04 → 折叠、展开旧代码 → 切到差异和 API 标签 → 回放一步步走到工具结果；关掉 JavaScript 再读一遍；
 // 然后逐条守住第二轮（issue 18）的要求：每一页没有脚本错误、没有失败的请求（favicon 也算）、手机宽度不横向溢出；
-// 桌面上代码、差异、回放用满宽度；手机上回放的控制条一直在眼前、窗口紧凑、标签一排放下；回放知道哪些步骤是本节的、能自动播放、
+// 桌面上代码、差异、回放用满宽度，长行折行、一行也不用横向滚动；手机上回放的控制条一直在眼前、窗口紧凑、标签一排放下；
+// 每课的练习卡片：两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节；回放知道哪些步骤是本节的、能自动播放、
 // 做不了事的按钮是灰的、写着快捷键；标签和回放步骤在网址里，打开和后退都恢复；参考页和锚点都在、课文里的编号和 Pi 路径都链对了、
 // 站内链接全通；差异先删后加、能并排看、能比较任意两课；s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，服务器会压缩。
 // 截图存在 site/.screenshots/（git 不收）。Chromium 用 Debian 的 chromium 包（CHROMIUM_PATH 可改路径），playwright-core 不自带、也不下载浏览器。
@@ -11,8 +12,10 @@ import { type Browser, type Page, type Response, chromium } from "playwright-cor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
+import { firstFailureBlock } from "../lib/practice.ts";
 import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
 import type { Replay } from "../lib/replay-types.ts";
+import { makePractice } from "../../scripts/practice/stub.ts";
 import { type StaticServer, serveStatic } from "../server.ts";
 
 const DIST = join(SITE, "dist");
@@ -421,6 +424,61 @@ describe("课程网站（真浏览器）", () => {
     expect(problemsOf(page)).toEqual([]);
     await page.context().close();
   });
+
+  it("练习卡片：每课都有，两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节，五项检查和第一次检查看到的", async () => {
+    const verb = { body: "写出", rewrite: "改写", part: "补上" } as const;
+    for (const lesson of lessons) {
+      const page = await open(`/${lesson.id}.html`, { javaScript: false });
+      const card = page.locator(".lp-practice");
+      expect(await card.count(), lesson.id).toBe(1);
+      // 卡片在「试一下」这一节里，顶替了 README 的「自己写一遍」小节（标题留着，跳转条上的「练习」指向它）
+      expect(await page.locator("h3#自己写一遍 + .lp-practice").count(), lesson.id).toBe(1);
+      expect(await page.locator('.lp-jump a[href="#自己写一遍"]').count(), lesson.id).toBe(1);
+      const commands = await card.locator('div.language-bash pre').allInnerTexts();
+      expect(commands.map((c) => c.trim()), lesson.id).toEqual([`npm run practice -- ${lesson.id}`, `npm run check -- ${lesson.id}`]);
+      expect(await card.locator("div.language-bash button.copy").count(), lesson.id).toBe(2);
+      // 空白：和 npm run practice 挖的一样（在测试里现算），每个链接都落在这一页的某个锚点上
+      const shown = await card.locator(".lp-stubs li").evaluateAll((items) =>
+        items.map((li) => {
+          const link = li.querySelector<HTMLAnchorElement>("a.lp-stub-section");
+          const hash = decodeURIComponent(new URL(link?.href ?? location.href).hash.slice(1));
+          return {
+            stub: `${li.querySelector(".lp-stub-verb")?.textContent} ${li.querySelector(".lp-stub-name")?.textContent} → ${link?.textContent}`,
+            hash,
+            resolves: hash !== "" && document.getElementById(hash) !== null && link?.pathname === location.pathname,
+          };
+        }),
+      );
+      const expected = makePractice(lesson.id, { verify: false }).stubs.map((st) => `${verb[st.kind]} ${st.name} → ${st.section}`);
+      expect(expected.length, lesson.id).toBeGreaterThan(0);
+      expect(shown.map((x) => x.stub), lesson.id).toEqual(expected);
+      expect(shown.filter((x) => !x.resolves).map((x) => `${lesson.id} #${x.hash}`)).toEqual([]);
+      // 五项检查；第一次检查看到的，就是 README「自己写一遍」里的那段（npm test 的文档检查保证它和真跑的一样）
+      expect(await card.locator(".lp-checks > li").count(), lesson.id).toBe(5);
+      const first = firstFailureBlock(lesson.readme);
+      expect(first, lesson.id).toBeDefined();
+      expect((await card.locator("div.language-text pre").innerText()).trimEnd(), lesson.id).toBe(first?.trimEnd());
+      const more = card.locator(".lp-practice-more");
+      expect(await more.innerText(), lesson.id).toContain("--watch");
+      expect(await more.innerText(), lesson.id).toContain("--solution");
+      const nextLink = more.locator(`a[href="/${lesson.next}.html#自己写一遍"]`);
+      expect(await nextLink.count(), lesson.id).toBe(lesson.next === undefined ? 0 : 1);
+      await page.context().close();
+    }
+    // 复制按钮真能复制（开 JavaScript，VitePress 的代码块按钮）
+    const context = await browser.newContext({ viewport: { width: DESKTOP, height: 900 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/s04.html#自己写一遍`);
+    await live(page);
+    const block = page.locator(".lp-practice div.language-bash").nth(1);
+    await block.hover();
+    await block.locator("button.copy").click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("npm run check -- s04");
+    await page.locator(".lp-practice").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, "s04-1440-practice.png") });
+    await context.close();
+  }, 120_000);
 
   it("网址记着标签、差异的排法和回放步骤：打开时照它恢复，去别的页面再后退回来也恢复", async () => {
     const page = await open("/s04.html", { width: DESKTOP });

@@ -4,6 +4,7 @@
 // 也不打包进页面的 JavaScript（那样每课的代码和差异要传两遍）：页面用 <LpRaw name="s04.tabs" /> 占位，
 // 服务端渲染时把片段原样放进 HTML（不开 JavaScript 也看得到），浏览器里站内跳转过来时再单独取 /lp/s04.tabs.html。
 // 回放是 Vue 组件 <Replay>，数据是录好的 site/replay/sNN.json。
+// 「试一下」里的「自己写一遍」换成练习卡片（site/lib/practice.ts），跳转条上有一个「练习」直达它。
 import type { MarkdownRenderer } from "vitepress";
 import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
 import { type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
@@ -11,6 +12,7 @@ import type { CodeIndex } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
+import { PRACTICE_ANCHOR, type Stub, withPracticeCard } from "./practice.ts";
 import { githubSlug } from "./refs.ts";
 import type { Replay } from "./replay-types.ts";
 
@@ -70,6 +72,8 @@ export function lessonPage(
   hl: CodeHighlighter,
   replay: Replay,
   codes: CodeIndex = {},
+  /** 这一课练习挖掉的地方（makePractice(id, { verify: false }).stubs）；不给就不放练习卡片。 */
+  stubs?: readonly Stub[],
 ): LessonPage {
   const highlighted = hl.lines(lesson.code);
   const decls = declarations(lesson.code);
@@ -85,7 +89,8 @@ export function lessonPage(
   const cards = apiCards(lesson.id, prev?.api, lesson.api, decls);
   const freshCount = fresh?.size ?? highlighted.length;
 
-  const lines = lesson.readme.replace(/\r\n/g, "\n").split("\n");
+  const readme = stubs === undefined ? lesson.readme : withPracticeCard(lesson, next, stubs, codes);
+  const lines = readme.replace(/\r\n/g, "\n").split("\n");
   const firstH2 = lines.findIndex((l) => l.startsWith("## "));
   const head = lines.slice(0, firstH2 < 0 ? lines.length : firstH2).join("\n").trimEnd();
   const body = firstH2 < 0 ? "" : lines.slice(firstH2).join("\n").trimEnd();
@@ -95,6 +100,7 @@ export function lessonPage(
     `<nav class="lp-jump" aria-label="本页">` +
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
     `<a href="#replay">回放<small>${replay.steps.length} 步，本节 ${own} 步</small></a>` +
+    `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a>` : ""}` +
     `${prev !== undefined ? `<a href="/${prev.id}.html" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
     `${next !== undefined ? `<a href="/${next.id}.html" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
     `</nav>`;

@@ -1,0 +1,166 @@
+// 每课页面上的练习卡片：怎么把这一课自己写一遍。全部从仓库里现成的东西生成，没有一课是手写的：
+//   - 两条命令（npm run practice -- sNN、npm run check -- sNN），课文的代码块，VitePress 给它们配复制按钮；
+//   - 挖掉的每一处：scripts/practice/stub.ts 的 makePractice(id, { verify: false }).stubs（npm run practice 挖的就是这些），
+//     写出 / 改写 / 补上加名字，链到「工作原理」里讲它的那一小节（stub.section）；
+//   - npm run check 的五项检查（scripts/practice/checks.ts 的顺序）；
+//   - 第一次检查会看到什么：README「自己写一遍」里的 text 块（它和真跑出来的一字不差，由 npm test 的文档检查守着）；
+//   - --watch、--solution，和下一课的练习。
+// 站里这张卡片顶替 README 的「自己写一遍」小节（标题和锚点不变）：那一小节的命令、说明和 text 块卡片里都有，不再重复一遍。
+// 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
+import type { Heading, Paragraph, RootContent } from "mdast";
+import { toString } from "mdast-util-to-string";
+import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
+import type { Stub } from "../../scripts/practice/stub.ts";
+import { parseReadme } from "../../tooling/markdown.ts";
+import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import type { Lesson } from "./course.ts";
+import { escapeHtml } from "./html.ts";
+
+/** 放进 Vue 模板的文字：HTML 转义，再把 { 写成字符引用（不让 {{ }} 成为插值）。 */
+const text = (value: string): string => escapeHtml(value).replace(/\{/g, "&#123;");
+import { githubSlug } from "./refs.ts";
+
+export type { Stub };
+
+/** 卡片所在小节的锚点（README 的「### 自己写一遍」）。 */
+export const PRACTICE_ANCHOR = githubSlug(PRACTICE_HEADING);
+
+/** 挖空的三种，和 npm run practice 打印的动词一样。 */
+export const STUB_VERB: Record<Stub["kind"], string> = { body: "写出", rewrite: "改写", part: "补上" };
+const STUB_WHAT: Record<Stub["kind"], string> = {
+  body: "整个函数体是本节新写的",
+  rewrite: "前面就有，本节改得整个要重写",
+  part: "前面就有，只挖了本节改的那几条语句",
+};
+
+/** 小节标题在页面上的锚点：标题的锚点（和 GitHub 一样），加粗段落由 withPracticeCard 加上同样写法的锚点。 */
+export const sectionAnchor = (section: string): string => githubSlug(section);
+
+const headingText = (node: Heading): string => toString(node).trim();
+/** 和 scripts/practice/readme.ts 切小节的规矩一样：加粗开头的段落，标题是加粗的字去掉收尾的标点。 */
+const leadTitle = (node: Paragraph): string | undefined =>
+  node.children[0]?.type === "strong" ? toString(node.children[0]).trim().replace(/[。：:，,]$/, "") : undefined;
+
+/** 卡片上的五项检查：npm run check 的顺序，前一项没过后面的就不跑。 */
+export function checks(lesson: Lesson, codes: CodeIndex): string[] {
+  const range = lesson.prev === undefined ? lesson.id : `s01–${lesson.id}`;
+  return [
+    `类型检查<small>tsconfig.json 的 strict</small>`,
+    `API 和本节一模一样（${linkCodesHtml("R1/R2", codes)}）<small>和提交的 tests/api/${lesson.id}.json 逐项比</small>`,
+    `行为测试<small>${range} 每个机制的测试</small>`,
+    `黄金轨迹<small>${range} 每个场景的轨迹</small>`,
+    `演示输出和上面<a href="#${githubSlug("试一下")}">「试一下」</a>一样<small>跑你的 main()</small>`,
+  ];
+}
+
+/**
+ * 练习卡片（markdown：HTML 块和代码块）。不用 v-pre：有了它 Vue 就不把卡片当静态内容，页面的脚本里要再带一份；
+ * 所以从课里取来的字（名字、小节标题）把 { 写成 &#123;，Vue 不会把 {{ }} 当插值。代码块由 VitePress 自己加 v-pre。
+ */
+export function practiceCard(lesson: Lesson, next: Lesson | undefined, stubs: readonly Stub[], firstFailure: string | undefined, codes: CodeIndex = {}): string {
+  const file = `practice/${lesson.dir}/code.ts`;
+  const stubItems = stubs.map(
+    (s) =>
+      `<li data-kind="${s.kind}"><span class="lp-stub-verb" title="${STUB_WHAT[s.kind]}">${STUB_VERB[s.kind]}</span> ` +
+      `<code class="lp-stub-name">${text(s.name)}</code><small>第 ${s.line} 行</small>` +
+      `<a class="lp-stub-section" href="#${text(sectionAnchor(s.section))}">${text(s.section)}</a></li>`,
+  );
+  const legend = (Object.keys(STUB_VERB) as Stub["kind"][])
+    .filter((k) => stubs.some((s) => s.kind === k))
+    .map((k) => `<b>${STUB_VERB[k]}</b>：${STUB_WHAT[k]}`)
+    .join("；");
+  const nextLine =
+    next === undefined
+      ? "这是最后一课：过关了，十二课的零件你就都亲手写过一遍了。"
+      : `过关了，接着写下一课：<a href="/${next.id}.html#${PRACTICE_ANCHOR}">${next.id} ${text(next.topic)}</a>（<code>npm run practice -- ${next.id}</code>）。`;
+  const step = (n: number, text: string): string => `<p class="lp-practice-step"><span class="lp-practice-no">${n}</span>${text}</p>`;
+  return [
+    `### ${PRACTICE_HEADING}`,
+    "",
+    `<div class="lp-practice" data-lesson="${lesson.id}">`,
+    "",
+    `<p class="lp-practice-lead">看懂了，就合上上面的代码，把本节的零件自己写一遍，再用课程自己的检查查你写的。</p>`,
+    "",
+    step(
+      1,
+      `生成练习文件<small>本节的 code.ts 抄到 <code>${text(file)}</code>，本节写的地方挖成空白；类型、签名、注释、前面几课的代码和演示原样留着。` +
+        `<code>practice/</code> 不进版本库，已有的文件不会覆盖。</small>`,
+    ),
+    "",
+    "```bash",
+    `npm run practice -- ${lesson.id}`,
+    "```",
+    "",
+    `<p class="lp-practice-sub">挖掉的 ${stubs.length} 处，每处只剩一句 <code>throw new Error("TODO ${lesson.id}: …")</code>，→ 指向讲它的那一小节：</p>`,
+    `<ul class="lp-stubs">${stubItems.join("")}</ul>`,
+    `<p class="lp-practice-legend">${legend}。行号是练习文件里的。</p>`,
+    "",
+    step(2, "检查<small>五项按顺序查，前一项没过，后面的就不跑；每项一行，接着是第一个没过的地方：期望什么、实际怎样。</small>"),
+    "",
+    "```bash",
+    `npm run check -- ${lesson.id}`,
+    "```",
+    "",
+    `<ol class="lp-checks">${checks(lesson, codes)
+      .map((c) => `<li>${c}</li>`)
+      .join("")}</ol>`,
+    "",
+    ...(firstFailure === undefined
+      ? []
+      : [`<p class="lp-practice-sub">刚生成的文件，第一次检查：前两项能过，停在第一处空白上：</p>`, "", "```text", firstFailure, "```", ""]),
+    `<p class="lp-practice-more">加 <code>--watch</code> 每次保存自动重查；<code>--solution</code> 把同样的检查用在本节自己的 code.ts 上（证明检查本身是对的）。${nextLine}</p>`,
+    "",
+    "</div>",
+  ].join("\n");
+}
+
+/** 「自己写一遍」里命令后面的 text 块：刚生成的练习文件第一次 check 看到的那一段（和 checkPracticeSection 找的是同一块）。 */
+export function firstFailureBlock(readme: string): string | undefined {
+  const part = practiceBlocks(readme);
+  if (part === undefined) return undefined;
+  const shell = part.blocks.findIndex((b) => ["bash", "sh", "shell"].includes(b.lang ?? ""));
+  return part.blocks.find((b, i) => i > shell && ["text", "txt", "", null, undefined].includes(b.lang))?.value;
+}
+
+/**
+ * 课的 README 换上练习卡片：「试一下」里的「自己写一遍」小节（到下一个同级或更高的标题为止）换成卡片；没有这一小节就放在「试一下」末尾。
+ * stub.section 指向加粗段落的，在那一段开头加锚点。返回改好的 README 全文。
+ */
+export function withPracticeCard(lesson: Lesson, next: Lesson | undefined, stubs: readonly Stub[], codes: CodeIndex = {}): string {
+  const readme = lesson.readme.replace(/\r\n/g, "\n");
+  const lines = readme.split("\n");
+  const doc = parseReadme(readme);
+  const at = (node: RootContent): number => (node.position?.start.line ?? 1) - 1;
+
+  // 加粗段落的锚点（从后往前插，前面的行号不动）
+  const headings = new Set(doc.sections.flatMap((s) => s.nodes.filter((n): n is Heading => n.type === "heading").map(headingText)));
+  const wanted = new Set(stubs.map((s) => s.section).filter((t) => !headings.has(t) && !doc.sections.some((s) => s.name === t)));
+  const how = doc.sections.find((s) => s.name === "工作原理");
+  const inserts: { line: number; column: number; id: string }[] = [];
+  for (const node of how?.nodes ?? []) {
+    if (node.type !== "paragraph") continue;
+    const title = leadTitle(node);
+    if (title === undefined || !wanted.has(title)) continue;
+    wanted.delete(title);
+    inserts.push({ line: at(node), column: (node.position?.start.column ?? 1) - 1, id: sectionAnchor(title) });
+  }
+  if (wanted.size > 0) throw new Error(`${lesson.dir}/README.md: no heading or bold paragraph for ${[...wanted].map((t) => `「${t}」`).join("、")} (stub sections)`);
+
+  const tryIt = doc.sections.find((s) => s.name === "试一下");
+  const card = practiceCard(lesson, next, stubs, firstFailureBlock(readme), codes).split("\n");
+  let from = lines.length;
+  let to = lines.length;
+  if (tryIt !== undefined) {
+    const afterTry = doc.sections[doc.sections.indexOf(tryIt) + 1];
+    const sectionEnd = afterTry === undefined ? lines.length : afterTry.line - 1;
+    const start = tryIt.nodes.findIndex((n) => n.type === "heading" && n.depth === 3 && headingText(n) === PRACTICE_HEADING);
+    const end = start < 0 ? -1 : tryIt.nodes.findIndex((n, i) => i > start && n.type === "heading" && n.depth <= 3);
+    from = start < 0 ? sectionEnd : at(tryIt.nodes[start]);
+    to = end < 0 ? sectionEnd : at(tryIt.nodes[end]);
+  }
+  for (const ins of [...inserts].sort((a, b) => b.line - a.line)) {
+    const line = lines[ins.line];
+    lines[ins.line] = `${line.slice(0, ins.column)}<a id="${escapeHtml(ins.id)}"></a>${line.slice(ins.column)}`;
+  }
+  return [...lines.slice(0, from), ...card, "", ...lines.slice(to)].join("\n");
+}
