@@ -475,9 +475,23 @@ describe("课程网站（真浏览器）", () => {
     await block.hover();
     await block.locator("button.copy").click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("npm run check -- s04");
-    await page.locator(".lp-practice").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, "s04-1440-practice.png") });
     await context.close();
+    // 截图：s04、s12 的卡片，手机和桌面
+    for (const id of ["s04", "s12"]) {
+      for (const width of [PHONE, DESKTOP]) {
+        const shot = await open(`/${id}.html`, { width });
+        await live(shot);
+        // 整页截图里裁出卡片（直接截元素时，贴在顶上的导航条会盖在卡片中间）
+        const clip = await shot.locator(".lp-practice").evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return { x: 0, y: r.top + window.scrollY - 60, width: document.documentElement.clientWidth, height: r.height + 80 };
+        });
+        await shot.screenshot({ path: join(SHOTS, `${id}-${width}-practice.png`), fullPage: true, clip });
+        expect(await overflowX(shot), `${id} at ${width}px`).toBeLessThanOrEqual(0);
+        expect(problemsOf(shot)).toEqual([]);
+        await shot.context().close();
+      }
+    }
   }, 120_000);
 
   it("网址记着标签、差异的排法和回放步骤：打开时照它恢复，去别的页面再后退回来也恢复", async () => {
