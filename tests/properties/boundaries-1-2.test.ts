@@ -4,6 +4,7 @@
 // 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
 import fc from "fast-check";
 import { expect, it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
 import { type Feature, has } from "../../tooling/features.ts";
 import type { Event, Hooks, LessonModule, Msg, ProviderLike, TestAgent, ToolLike } from "../../tooling/lesson.ts";
@@ -91,41 +92,41 @@ type Outcome = { reply: Msg; results: Msg[]; errors: string[]; agent: TestAgent;
 function expectOutcome(boundary: Boundary, { reply, results, errors, agent, handlerCalls }: Outcome): void {
   switch (boundary) {
     case "provider":
-      expect(reply.stopReason).toBe("error");
-      expect(reply.content).toMatch(/^error: /);
+      fastExpect(reply.stopReason).toBe("error");
+      fastExpect(reply.content).toMatch(/^error: /);
       break;
     case "provider mid-stream":
       expect(reply).toMatchObject({ stopReason: "error", content: expect.stringMatching(/^half\nerror: /) });
       break;
     case "handler":
-      expect(results).toHaveLength(1);
-      expect(results[0].content).toMatch(/^error: /);
-      expect(results[0].content, "a handler's error is not labelled as a hook failure").not.toMatch(/^error: hook failed/);
+      fastExpect(results).toHaveLength(1);
+      fastExpect(results[0].content).toMatch(/^error: /);
+      fastExpect(results[0].content, "a handler's error is not labelled as a hook failure").not.toMatch(/^error: hook failed/);
       break;
     case "beforeToolCall":
-      expect(results.map((m) => m.content.startsWith("error: hook failed: "))).toEqual([true]);
-      expect(handlerCalls, "a failing hook never lets the call run").toEqual([]);
+      fastExpect(results.map((m) => m.content.startsWith("error: hook failed: "))).toEqual([true]);
+      fastExpect(handlerCalls, "a failing hook never lets the call run").toEqual([]);
       break;
     case "afterToolCall":
-      expect(results.map((m) => m.content.startsWith("error: hook failed: "))).toEqual([true]);
-      expect(handlerCalls).toEqual(["x"]);
+      fastExpect(results.map((m) => m.content.startsWith("error: hook failed: "))).toEqual([true]);
+      fastExpect(handlerCalls).toEqual(["x"]);
       break;
     case "loader":
       expect(reply).toMatchObject({ stopReason: "error", content: expect.stringMatching(/^error: could not start the turn: /) });
       break;
     case "extension":
-      expect(errors.map((e) => e.startsWith('error: extension "boom" failed to load: '))).toEqual([true]);
-      expect(agent.registry?.getSpecs().map((s) => s.name), "nothing of the failed extension is installed").not.toContain("x");
+      fastExpect(errors.map((e) => e.startsWith('error: extension "boom" failed to load: '))).toEqual([true]);
+      fastExpect(agent.registry?.getSpecs().map((s) => s.name), "nothing of the failed extension is installed").not.toContain("x");
       break;
     case "listener":
-      expect(errors.length).toBeGreaterThan(0);
-      for (const e of errors) expect(e).toMatch(/^error: handler for "message" failed: /);
+      fastExpect(errors.length).toBeGreaterThan(0);
+      for (const e of errors) fastExpect(e).toMatch(/^error: handler for "message" failed: /);
       break;
     case "command":
-      expect(agent.runtime?.runCommand("c")).toMatch(/^error: command "c" failed: /);
+      fastExpect(agent.runtime?.runCommand("c")).toMatch(/^error: command "c" failed: /);
       break;
     case "render":
-      expect(errors.filter((e) => e.startsWith("error: mode failed to render: "))).toHaveLength(1);
+      fastExpect(errors.filter((e) => e.startsWith("error: mode failed to render: "))).toHaveLength(1);
       break;
     case "output":
       break;
@@ -137,8 +138,8 @@ forLessonsFrom("s01", (id, load) => {
     const mod = await load();
     await fc.assert(
       fc.property(returnedArb, (h) => {
-        expect(typeof mod.describeError(makeQuietly(h))).toBe("string");
-        if (has(id, "stream")) expect(typeof mod.describeValue(makeQuietly(h))).toBe("string");
+        fastExpect(typeof mod.describeError(makeQuietly(h))).toBe("string");
+        if (has(id, "stream")) fastExpect(typeof mod.describeValue(makeQuietly(h))).toBe("string");
       }),
       params,
     );
@@ -153,11 +154,11 @@ forLessonsFrom("s01", (id, load) => {
         };
         const handlerCalls: string[] = [];
         const { agent, messages } = agentThrowingAt(id, mod, boundary, throwIt, handlerCalls);
-        expect(installThrowingAt(agent, boundary, throwIt), "use() never throws").toBe(false);
+        fastExpect(installThrowingAt(agent, boundary, throwIt), "use() never throws").toBe(false);
         const reply = await mod.runOneTurn(agent, "go");
-        expect(messages().at(-1), "the reply is stored last").toEqual(reply);
+        fastExpect(messages().at(-1), "the reply is stored last").toEqual(reply);
         const errors = agent.runtime?.errors ?? [];
-        for (const e of errors) expect(e).toMatch(/^error: /);
+        for (const e of errors) fastExpect(e).toMatch(/^error: /);
         expectOutcome(boundary, { reply, results: messages().filter((m) => m.role === "toolResult"), errors, agent, handlerCalls });
         if (!["provider", "provider mid-stream", "loader"].includes(boundary)) expect(reply).toMatchObject({ stopReason: "stop" });
         expectSoundHistory(id, messages());
@@ -299,16 +300,16 @@ forLessonsFrom("stream", (id, load) => {
         }
         first ??= { content: `${received === "" ? "" : `${received}\n`}error: stream ended without message_end`, stopReason: "error" };
         const stored = messages();
-        expect(stored[1]?.role).toBe("assistant");
-        expect(stored[1]?.stopReason).toBe(first.stopReason);
-        if (typeof first.content === "string") expect(stored[1]?.content).toBe(first.content);
-        else expect(stored[1]?.content).toMatch(first.content);
+        fastExpect(stored[1]?.role).toBe("assistant");
+        fastExpect(stored[1]?.stopReason).toBe(first.stopReason);
+        if (typeof first.content === "string") fastExpect(stored[1]?.content).toBe(first.content);
+        else fastExpect(stored[1]?.content).toMatch(first.content);
         const ran = first.stopReason === "toolUse" && calls.length > 0;
-        expect(stored.filter((m) => m.role === "toolResult").map((m) => [m.toolCallId, m.content]), "results for exactly the executed calls").toEqual(
+        fastExpect(stored.filter((m) => m.role === "toolResult").map((m) => [m.toolCallId, m.content]), "results for exactly the executed calls").toEqual(
           ran ? calls.map((c) => [c.id, `echo:${c.text}`]) : [],
         );
-        expect(reply).toEqual(stored.at(-1));
-        if (ran) expect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
+        fastExpect(reply).toEqual(stored.at(-1));
+        if (ran) fastExpect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
         expectSoundHistory(id, stored);
         await ordinaryTurnAfter(id, mod, agent, messages);
       }),
@@ -332,8 +333,8 @@ forLessonsFrom("stream", (id, load) => {
         else if (where === "stream property") agent.provider = { stream: made() as ProviderLike["stream"] };
         else agent.provider = { stream: () => made() as AsyncGenerator<Event> };
         const reply = await mod.runOneTurn(agent, "go");
-        expect(reply.stopReason, "a provider that is not a provider ends the turn in an error").toBe("error");
-        expect(reply.content).toMatch(/^error: /);
+        fastExpect(reply.stopReason, "a provider that is not a provider ends the turn in an error").toBe("error");
+        fastExpect(reply.content).toMatch(/^error: /);
         expectSoundHistory(id, messages());
         await ordinaryTurnAfter(id, mod, agent, messages);
       }),

@@ -3,7 +3,8 @@
 // 共同的断言：runOneTurn 一定 resolve；存下的每条助手消息 stopReason 合法；每个执行了的调用恰好一条带模型给的 id 的结果；
 // 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
 import fc from "fast-check";
-import { expect, it } from "vitest";
+import { it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Event, Hooks, Input, ProviderLike, ToolLike } from "../../tooling/lesson.ts";
@@ -33,12 +34,12 @@ forLessonsFrom("toolLoop", (id, load) => {
         const watch = watchUnhandled();
         const reply = await mod.runOneTurn(agent, "go");
         await settle();
-        expect(watch.stop(), "every Promise the core did not wait for had its failure caught").toEqual([]);
+        fastExpect(watch.stop(), "every Promise the core did not wait for had its failure caught").toEqual([]);
         const results = messages().filter((m) => m.role === "toolResult");
-        expect(results.map((m) => m.toolCallId)).toEqual(["c1"]);
-        if (typeof returned === "string") expect(results[0].content).toBe(returned);
-        else expect(results[0].content).toMatch(/^error: tool "h" returned .*, expected a string$/s);
-        expect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
+        fastExpect(results.map((m) => m.toolCallId)).toEqual(["c1"]);
+        if (typeof returned === "string") fastExpect(results[0].content).toBe(returned);
+        else fastExpect(results[0].content).toMatch(/^error: tool "h" returned .*, expected a string$/s);
+        fastExpect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
         expectSoundHistory(id, messages());
         await ordinaryTurnAfter(id, mod, agent, messages);
       }),
@@ -62,14 +63,14 @@ forLessonsFrom("toolLoop", (id, load) => {
         const { provider } = scriptedProvider(id, (_i, k) => (k === 0 ? toolUse("", { id: "c1", name: "echo", input: { [key]: value } }) : text("done")));
         const { agent, messages, lines } = makeAgent(id, mod, { provider, tools: [echo.tool] });
         const reply = await mod.runOneTurn(agent, "go");
-        expect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
-        expect(messages().filter((m) => m.role === "toolResult").map((m) => m.content)).toEqual([
+        fastExpect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
+        fastExpect(messages().filter((m) => m.role === "toolResult").map((m) => m.content)).toEqual([
           key === "text"
             ? 'error: invalid arguments for tool "echo": argument "text" must be a string'
             : 'error: invalid arguments for tool "echo": argument "text" is missing; unexpected argument "extra"',
         ]);
-        expect(echo.calls).toEqual([]);
-        if (!has(id, "modes")) expect(lines.some((l) => l.startsWith("  → echo("))).toBe(true);
+        fastExpect(echo.calls).toEqual([]);
+        if (!has(id, "modes")) fastExpect(lines.some((l) => l.startsWith("  → echo("))).toBe(true);
         await ordinaryTurnAfter(id, mod, agent, messages);
       }),
       { ...BOUNDARY_RUNS, numRuns: Math.min(BOUNDARY_RUNS.numRuns, 20) },
@@ -142,17 +143,17 @@ forLessonsFrom("hooks", (id, load) => {
           const watch = watchUnhandled();
           const reply = await mod.runOneTurn(agent, "go");
           await settle();
-          expect(watch.stop()).toEqual([]);
+          fastExpect(watch.stop()).toEqual([]);
           const results = messages().filter((m) => m.role === "toolResult");
-          expect(results.map((m) => m.toolCallId), "the result answers the call the model made").toEqual(["model-id"]);
+          fastExpect(results.map((m) => m.toolCallId), "the result answers the call the model made").toEqual(["model-id"]);
           const v = decision.verdict;
-          expect(echo.calls.length, "the handler runs only after a well-formed allow").toBe(v === "allow" ? 1 : 0);
+          fastExpect(echo.calls.length, "the handler runs only after a well-formed allow").toBe(v === "allow" ? 1 : 0);
           // 读一下就抛错的答复（撤销了的 Proxy）说的是读它时的错；别的都写明回了什么
-          if (v === "bad") expect(results[0].content).toMatch(decision.label.includes("Proxy") ? /^error: hook failed: / : /^error: hook failed: beforeToolCall returned /);
-          else if (v !== "allow") expect(results[0].content).toBe(`error: blocked: ${v.block}`);
-          else if (after === undefined || typeof afterValue === "string") expect(results[0].content).toBe(after === undefined ? "echo:x" : afterValue);
-          else expect(results[0].content).toMatch(/^error: hook failed: afterToolCall returned .*, expected a string$/s);
-          expect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
+          if (v === "bad") fastExpect(results[0].content).toMatch(decision.label.includes("Proxy") ? /^error: hook failed: / : /^error: hook failed: beforeToolCall returned /);
+          else if (v !== "allow") fastExpect(results[0].content).toBe(`error: blocked: ${v.block}`);
+          else if (after === undefined || typeof afterValue === "string") fastExpect(results[0].content).toBe(after === undefined ? "echo:x" : afterValue);
+          else fastExpect(results[0].content).toMatch(/^error: hook failed: afterToolCall returned .*, expected a string$/s);
+          fastExpect(reply).toEqual({ role: "assistant", content: "done", stopReason: "stop" });
           expectSoundHistory(id, messages());
           await ordinaryTurnAfter(id, mod, agent, messages);
         },
@@ -270,7 +271,7 @@ forLessonsFrom("s01", (id, load) => {
     const reference = await runOnce([]);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.subarray(MUTATIONS, { minLength: 1 }), { minLength: 1, maxLength: 4 }), async (mutations) => {
-        expect(await runOnce(mutations)).toEqual(reference);
+        fastExpect(await runOnce(mutations)).toEqual(reference);
       }),
       BOUNDARY_RUNS,
     );

@@ -3,7 +3,8 @@
 // 共同的断言：runOneTurn 一定 resolve；存下的每条助手消息 stopReason 合法；每个执行了的调用恰好一条带模型给的 id 的结果；
 // 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
 import fc from "fast-check";
-import { expect, it } from "vitest";
+import { it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { ExtensionApiLike, Runtime, ToolLike } from "../../tooling/lesson.ts";
@@ -27,14 +28,14 @@ forLessonsFrom("tools", (id, load) => {
         } catch (error) {
           out = error instanceof Error ? error.message : "?";
         }
-        expect(out).toBe(known ? mod.DEMO_FILES[name] : `no such file: ${name}`);
+        fastExpect(out).toBe(known ? mod.DEMO_FILES[name] : `no such file: ${name}`);
         if (!has(id, "toolLoop")) return;
 
         // 工具名：registry 里只有 echo
         const { provider } = scriptedProvider(id, (_i, k) => (k === 0 ? toolUse("", { id: "c1", name, input: { text: "x" } }) : text("done")));
         const built = makeAgent(id, mod, { provider, tools: [echoTool("echo").tool] });
         await mod.runOneTurn(built.agent, "go");
-        expect(built.messages().filter((m) => m.role === "toolResult").map((m) => m.content)).toEqual([name === "echo" ? "echo:x" : `error: unknown tool "${name}"`]);
+        fastExpect(built.messages().filter((m) => m.role === "toolResult").map((m) => m.content)).toEqual([name === "echo" ? "echo:x" : `error: unknown tool "${name}"`]);
         expectSoundHistory(id, built.messages());
 
         if (has(id, "model")) {
@@ -44,12 +45,12 @@ forLessonsFrom("tools", (id, load) => {
           if (name === "special" || name === "constructor") agent.providers[name] = okProvider(id, `own ${name}`);
           agent.state.model = name;
           const reply = await mod.runOneTurn(agent, "go");
-          expect(reply.content).toBe(Object.hasOwn(agent.providers, name) ? `own ${name}` : "default");
+          fastExpect(reply.content).toBe(Object.hasOwn(agent.providers, name) ? `own ${name}` : "default");
         }
         if (has(id, "extensions")) {
           const { agent } = makeAgent(id, mod, { provider: okProvider(id) });
           agent.runtime?.use((api) => api.registerCommand({ name: "known", run: () => "ran" }));
-          expect(agent.runtime?.runCommand(name)).toBe(name === "known" ? "ran" : `error: unknown command "${name}"`);
+          fastExpect(agent.runtime?.runCommand(name)).toBe(name === "known" ? "ran" : `error: unknown command "${name}"`);
         }
         if (has(id, "packages")) {
           // 包：工具、命令、技能都用这个名字；要么整包装上、名字都查得到，要么整包拒绝、什么都没变
@@ -63,11 +64,11 @@ forLessonsFrom("tools", (id, load) => {
             installed = false;
           }
           if (installed) {
-            expect(agent.registry?.getSpecs().map((s) => s.name)).toEqual([name]);
-            expect(agent.runtime?.runCommand(name)).toBe("t {x}");
-            expect(agent.loader?.load("trusted").map((r) => r.name)).toEqual([name]);
+            fastExpect(agent.registry?.getSpecs().map((s) => s.name)).toEqual([name]);
+            fastExpect(agent.runtime?.runCommand(name)).toBe("t {x}");
+            fastExpect(agent.loader?.load("trusted").map((r) => r.name)).toEqual([name]);
           } else {
-            expect(JSON.stringify([agent.registry?.getSpecs(), agent.loader?.load("trusted"), agent.packages]), "a refused package changes nothing").toBe(before);
+            fastExpect(JSON.stringify([agent.registry?.getSpecs(), agent.loader?.load("trusted"), agent.packages]), "a refused package changes nothing").toBe(before);
           }
         }
       }),
@@ -85,9 +86,9 @@ forLessonsFrom("resources", (id, load) => {
         const { agent, messages } = makeAgent(id, mod, { provider: okProvider(id, "fine") });
         agent.loader = { load: () => h.make() as [] };
         const reply = await mod.runOneTurn(agent, "go");
-        if (reply.stopReason === "error") expect(reply.content).toMatch(/^error: could not start the turn: /);
-        else expect(reply).toEqual({ role: "assistant", content: "fine", stopReason: "stop" });
-        expect(messages().at(-1)).toEqual(reply);
+        if (reply.stopReason === "error") fastExpect(reply.content).toMatch(/^error: could not start the turn: /);
+        else fastExpect(reply).toEqual({ role: "assistant", content: "fine", stopReason: "stop" });
+        fastExpect(messages().at(-1)).toEqual(reply);
         expectSoundHistory(id, messages());
         await ordinaryTurnAfter(id, mod, agent, messages);
       }),
@@ -241,19 +242,19 @@ forLessonsFrom("extensions", (id, load) => {
         const watch = watchUnhandled();
         for (const [i, plan] of plans.entries()) {
           simulateUse(plan, `ext${i}`, world);
-          expect(() => runtime.use(buildExt(plan, `ext${i}`, runtime, heard) as (api: ExtensionApiLike) => void), "use() never throws").not.toThrow();
+          fastExpect(() => runtime.use(buildExt(plan, `ext${i}`, runtime, heard) as (api: ExtensionApiLike) => void), "use() never throws").not.toThrow();
         }
         for (const later of world.later) later();
         await settle();
-        expect(watch.stop(), "no unhandled rejections").toEqual([]);
-        expect(agent.registry?.getSpecs().map((s) => s.name).sort(), "tools").toEqual([...world.tools].sort());
+        fastExpect(watch.stop(), "no unhandled rejections").toEqual([]);
+        fastExpect(agent.registry?.getSpecs().map((s) => s.name).sort(), "tools").toEqual([...world.tools].sort());
         for (const name of EXT_NAMES) {
-          expect(runtime.runCommand(name), `command ${name}`).toBe(name === "a" ? "pre" : world.commands.includes(name) ? `cmd ${name}` : `error: unknown command "${name}"`);
+          fastExpect(runtime.runCommand(name), `command ${name}`).toBe(name === "a" ? "pre" : world.commands.includes(name) ? `cmd ${name}` : `error: unknown command "${name}"`);
         }
-        expect(runtime.errors, "one error per extension that was not installed").toHaveLength(world.errors);
-        for (const e of runtime.errors) expect(e).toMatch(/^error: extension ".*" failed to load: /s);
+        fastExpect(runtime.errors, "one error per extension that was not installed").toHaveLength(world.errors);
+        for (const e of runtime.errors) fastExpect(e).toMatch(/^error: extension ".*" failed to load: /s);
         runtime.emit({ type: "message", content: "m" });
-        expect(heard.sort(), "only installed extensions hear events").toEqual([...world.heard].sort());
+        fastExpect(heard.sort(), "only installed extensions hear events").toEqual([...world.heard].sort());
         await mod.runOneTurn(agent, "go");
         expectSoundHistory(id, messages());
       }),

@@ -4,6 +4,7 @@
 // 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
 import fc from "fast-check";
 import { expect, it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Event, Input, Msg, ProviderLike, RuntimeEventLike, TestAgent, ToolLike } from "../../tooling/lesson.ts";
@@ -46,16 +47,16 @@ function slowProvider(id: string, slowness: number): ProviderLike {
 /** 历史 = 被接受的那几轮，一轮接一轮，互不交错；被拒的问题一个字都没进历史。 */
 function expectTurnsInOrder(stored: Msg[], starts: number[], replies: Msg[]): void {
   const accepted = starts.map((_, i) => i).filter((i) => JSON.stringify(replies[i]) !== JSON.stringify(BUSY));
-  expect(accepted.length, "at least the first turn runs").toBeGreaterThan(0);
+  fastExpect(accepted.length, "at least the first turn runs").toBeGreaterThan(0);
   const users = stored.filter((m) => m.role === "user").map((m) => m.content);
   expect(users, "only accepted turns are stored, each once").toEqual(expect.arrayContaining(accepted.map((i) => `q${i}`)));
-  expect(users).toHaveLength(accepted.length);
+  fastExpect(users).toHaveLength(accepted.length);
   for (const i of accepted) {
     const at = stored.findIndex((m) => m.role === "user" && m.content === `q${i}`);
     const next = stored.findIndex((m, j) => j > at && m.role === "user");
     const turn = stored.slice(at, next === -1 ? undefined : next);
-    expect(turn.at(-1), `turn q${i} ends with its own reply`).toEqual(replies[i]);
-    expect(turn.filter((m) => m.role === "assistant").at(-1)?.content).toBe(`re q${i}`);
+    fastExpect(turn.at(-1), `turn q${i} ends with its own reply`).toEqual(replies[i]);
+    fastExpect(turn.filter((m) => m.role === "assistant").at(-1)?.content).toBe(`re q${i}`);
   }
 }
 
@@ -83,7 +84,7 @@ forLessonsFrom("s01", (id, load) => {
           }),
         );
         const nestedReplies = await Promise.all(nested);
-        expect(nestedReplies.every((r) => JSON.stringify(r) === JSON.stringify(BUSY)), "a turn started from inside a turn is refused").toBe(true);
+        fastExpect(nestedReplies.every((r) => JSON.stringify(r) === JSON.stringify(BUSY)), "a turn started from inside a turn is refused").toBe(true);
         expectTurnsInOrder(messages(), starts, replies);
         expectSoundHistory(id, messages());
         await ordinaryTurnAfter(id, mod, agent, messages);
@@ -130,15 +131,15 @@ forLessonsFrom("extensions", (id, load) => {
           });
           await mod.runOneTurn(agent, "go");
           const events: RuntimeEventLike[] = [...messages().slice(1).map((m) => ({ type: "message" as const, content: m.content })), { type: "done" }];
-          expect(seen, "later listeners see the events as the loop sent them").toEqual(events);
+          fastExpect(seen, "later listeners see the events as the loop sent them").toEqual(events);
           if (has(id, "modes")) {
             const expected: string[] = [];
             const fresh = modeKind === "json" ? new mod.JsonMode({ log: (l) => void expected.push(l) }) : new mod.PrintMode({ log: (l) => void expected.push(l) });
             fresh.render(events);
-            expect(out, "what the mode prints").toEqual(expected);
+            fastExpect(out, "what the mode prints").toEqual(expected);
           }
           // 冻住之后再改，是这个监听自己在严格模式下抛错：记成它的错，别的不受影响
-          for (const e of agent.runtime?.errors ?? []) expect(e).toMatch(/^error: handler for "(message|done)" failed: /);
+          for (const e of agent.runtime?.errors ?? []) fastExpect(e).toMatch(/^error: handler for "(message|done)" failed: /);
         },
       ),
       BOUNDARY_RUNS,

@@ -2,7 +2,7 @@
 // 默认用固定的 seed，npm test 每次跑的是同一批用例；FC_SEED=<数字> 复现某次失败，FC_SEED=random 每次换一批。
 // 运行次数：FC_NUM_RUNS（默认 150），整套性质测试在两三秒内跑完。
 import fc from "fast-check";
-import { expect } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { has } from "../../tooling/features.ts";
 import type { LessonModule, Msg, ProviderLike, TestAgent } from "../../tooling/lesson.ts";
 import { expectSoundHistory } from "../support/hostile.ts";
@@ -38,9 +38,9 @@ export async function ordinaryTurnAfter(id: string, mod: LessonModule, agent: Te
   if (has(id, "modes")) agent.mode = new mod.PrintMode(agent.output);
   const before = messages().length;
   const reply = await mod.runOneTurn(agent, "after");
-  expect(reply, "the ordinary turn afterwards").toEqual({ role: "assistant", content: "after ok", stopReason: "stop" });
-  expect(messages().slice(before), "the ordinary turn stored exactly its question and answer").toEqual([{ role: "user", content: "after" }, reply]);
-  expect(lines.join("\n")).toContain("after ok");
+  fastExpect(reply, "the ordinary turn afterwards").toEqual({ role: "assistant", content: "after ok", stopReason: "stop" });
+  fastExpect(messages().slice(before), "the ordinary turn stored exactly its question and answer").toEqual([{ role: "user", content: "after" }, reply]);
+  fastExpect(lines.join("\n")).toContain("after ok");
   expectSoundHistory(id, messages());
 }
 

@@ -1,7 +1,8 @@
 // 性质测试（fast-check），R4 / R5 的循环性质（任意 provider 剧本）和会话树的性质。
 // 不是挑几个例子，而是让 fast-check 随便编输入，看循环守不守得住它的承诺；失败时它把反例缩到最小再打印（Counterexample: …，以及 seed/path）。
 import fc from "fast-check";
-import { expect, it } from "vitest";
+import { it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { makeAgent, pushMessage } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Call, Event, Hooks, Input, LessonModule, Msg, ProviderLike, RuntimeEventLike, ToolLike } from "../../tooling/lesson.ts";
@@ -270,18 +271,18 @@ forLessonsFrom("toolLoop", (id, load) => {
       await fc.assert(
         fc.asyncProperty(planArb, async (plan) => {
           const { actual, reply, inputs, events, expected, maxTurns } = await runPlan(id, mod, plan);
-          expect(inputs.length, "provider calls").toBeLessThanOrEqual(maxTurns);
-          expect(inputs.length, "provider calls").toBe(expected.before.length);
-          expect(toolResultIds(actual), "toolCallIds of the stored tool results, in order").toEqual(toolResultIds(expected.messages));
-          expect(reply.role).toBe("assistant");
-          expect(STOP_REASONS).toContain(reply.stopReason);
-          expect(actual.at(-1), "the returned message is the last one stored").toEqual(reply);
-          expect(actual.map((m) => [m.role, m.stopReason]), "roles and stop reasons").toEqual(expected.messages.map((m) => [m.role, m.stopReason]));
+          fastExpect(inputs.length, "provider calls").toBeLessThanOrEqual(maxTurns);
+          fastExpect(inputs.length, "provider calls").toBe(expected.before.length);
+          fastExpect(toolResultIds(actual), "toolCallIds of the stored tool results, in order").toEqual(toolResultIds(expected.messages));
+          fastExpect(reply.role).toBe("assistant");
+          fastExpect(STOP_REASONS).toContain(reply.stopReason);
+          fastExpect(actual.at(-1), "the returned message is the last one stored").toEqual(reply);
+          fastExpect(actual.map((m) => [m.role, m.stopReason]), "roles and stop reasons").toEqual(expected.messages.map((m) => [m.role, m.stopReason]));
           for (const [k, count] of expected.before.entries()) {
-            expect(inputs[k].messages, `request ${k} sees the history stored so far`).toEqual(actual.slice(0, count).map(providerForm));
+            fastExpect(inputs[k].messages, `request ${k} sees the history stored so far`).toEqual(actual.slice(0, count).map(providerForm));
           }
           if (has(id, "extensions")) {
-            expect(events, "runtime events").toEqual([...actual.slice(1).map((m) => ({ type: "message", content: m.content })), { type: "done" }]);
+            fastExpect(events, "runtime events").toEqual([...actual.slice(1).map((m) => ({ type: "message", content: m.content })), { type: "done" }]);
           }
         }),
         params,
@@ -294,7 +295,7 @@ forLessonsFrom("toolLoop", (id, load) => {
     await fc.assert(
       fc.asyncProperty(planArb, async (plan) => {
         const { actual, expected } = await runPlan(id, mod, plan);
-        expect(comparable(actual, expected.messages), "stored messages").toEqual(expected.messages);
+        fastExpect(comparable(actual, expected.messages), "stored messages").toEqual(expected.messages);
       }),
       params,
     );
@@ -326,8 +327,8 @@ forLessonsFrom("sessionTree", (_id, load) => {
         for (const op of ops) {
           if (op.op === "append") {
             const entry = tree.append(op.msg);
-            expect(entry.parentId, "append hangs the entry under the current leaf").toBe(leaf);
-            expect(model.some((m) => m.id === entry.id), `id ${entry.id} is new`).toBe(false);
+            fastExpect(entry.parentId, "append hangs the entry under the current leaf").toBe(leaf);
+            fastExpect(model.some((m) => m.id === entry.id), `id ${entry.id} is new`).toBe(false);
             model.push({ id: entry.id, parentId: entry.parentId, msg: op.msg });
             leaf = entry.id;
           } else if (op.op === "moveTo") {
@@ -338,11 +339,11 @@ forLessonsFrom("sessionTree", (_id, load) => {
           } else {
             if (model.some((m) => m.id === op.id)) continue;
             const before = JSON.stringify([tree.allEntries(), tree.currentPath()]);
-            expect(() => tree.moveTo(op.id), `moveTo(${JSON.stringify(op.id)})`).toThrow();
-            expect(JSON.stringify([tree.allEntries(), tree.currentPath()]), "a failed moveTo leaves the tree as it was").toBe(before);
+            fastExpect(() => tree.moveTo(op.id), `moveTo(${JSON.stringify(op.id)})`).toThrow();
+            fastExpect(JSON.stringify([tree.allEntries(), tree.currentPath()]), "a failed moveTo leaves the tree as it was").toBe(before);
           }
           // 一个都不丢：allEntries 就是追加过的全部，按顺序
-          expect(tree.allEntries().map((e) => [e.id, e.parentId])).toEqual(model.map((m) => [m.id, m.parentId]));
+          fastExpect(tree.allEntries().map((e) => [e.id, e.parentId])).toEqual(model.map((m) => [m.id, m.parentId]));
           // currentPath = 从叶子沿父节点走到根，再倒过来；第一个是根，最后一个是叶子
           const chain: Msg[] = [];
           for (let at = leaf; at !== null; ) {
@@ -351,7 +352,7 @@ forLessonsFrom("sessionTree", (_id, load) => {
             chain.unshift(node.msg);
             at = node.parentId;
           }
-          expect(tree.currentPath()).toEqual(chain);
+          fastExpect(tree.currentPath()).toEqual(chain);
         }
       }),
       params,

@@ -1,6 +1,7 @@
 // 性质测试（fast-check）：包的资料叠在原来的 loader 上（D40），装包不读资料，load(trust) 每层同一个信任。
 import fc from "fast-check";
-import { expect, it } from "vitest";
+import { it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { makeAgent } from "../../tooling/agent.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { okProvider, params } from "./common.ts";
@@ -37,10 +38,10 @@ forLessonsFrom("packages", (id, load) => {
             if (!taken.has(`${r.kind}:${r.name}`)) expected.push(r);
           }
         }
-        expect(asked, "installing reads no resources").toEqual([]);
-        expect(agent.loader?.load("untrusted")).toEqual([]);
-        expect(agent.loader?.load("trusted")).toEqual(expected);
-        expect(asked, "every load asks the layer below once, with the same trust").toEqual(["untrusted", "trusted"]);
+        fastExpect(asked, "installing reads no resources").toEqual([]);
+        fastExpect(agent.loader?.load("untrusted")).toEqual([]);
+        fastExpect(agent.loader?.load("trusted")).toEqual(expected);
+        fastExpect(asked, "every load asks the layer below once, with the same trust").toEqual(["untrusted", "trusted"]);
       }),
       params,
     );

@@ -1,6 +1,7 @@
 // 性质测试（fast-check）：recordToolCalls 是手写的迭代器（D41），任意事件流、任意读法下都和 for await 写的转发一样。
 import fc from "fast-check";
-import { expect, it } from "vitest";
+import { it } from "vitest";
+import { fastExpect } from "../support/fast-expect.ts";
 import { type Call, type Event, type LessonModule, describeError } from "../../tooling/lesson.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { params, str } from "./common.ts";
@@ -97,7 +98,7 @@ forLessonsFrom("toolLoop", (_id, load) => {
         async (items, ending, reader) => {
           const ours = await readThrough(mod.recordToolCalls, items, ending, reader, mod.collectAssistantMessage);
           const theirs = await readThrough(reference, items, ending, reader, mod.collectAssistantMessage);
-          expect(ours).toEqual(theirs);
+          fastExpect(ours).toEqual(theirs);
         },
       ),
       params,
@@ -119,7 +120,7 @@ forLessonsFrom("toolLoop", (_id, load) => {
         }
       }
       await mod.collectAssistantMessage(mod.recordToolCalls(stream(), []));
-      expect(closed, what).toBe(true);
+      fastExpect(closed, what).toBe(true);
     }
   });
 });

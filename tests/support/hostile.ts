@@ -2,7 +2,7 @@
 // 每个值都带一个标签，由 make() 现做：撤销了的 Proxy、会抛错的 getter 这类东西，fast-check 打印反例时碰一下就会炸，
 // 标签让反例照样读得懂；现做也保证每次拿到的是新的（比如还没被别人 then 过的 Promise）。
 import fc from "fast-check";
-import { expect } from "vitest";
+import { fastExpect } from "./fast-expect.ts";
 import type { Msg } from "../../tooling/lesson.ts";
 import { has } from "../../tooling/features.ts";
 
@@ -170,17 +170,17 @@ export function expectSoundHistory(id: string, messages: Msg[]): void {
   const legal = stopReasonsOf(id);
   for (const [i, m] of messages.entries()) {
     const where = `message ${i} ${JSON.stringify(m)}`;
-    expect(typeof m.content, `${where}: content is a string`).toBe("string");
-    expect(["user", "assistant", "toolResult"], where).toContain(m.role);
-    if (m.role === "assistant") expect(legal, `${where}: a legal stopReason`).toContain(m.stopReason);
+    fastExpect(typeof m.content, `${where}: content is a string`).toBe("string");
+    fastExpect(["user", "assistant", "toolResult"], where).toContain(m.role);
+    if (m.role === "assistant") fastExpect(legal, `${where}: a legal stopReason`).toContain(m.stopReason);
     if (m.role === "toolResult") {
-      expect(typeof m.toolCallId, `${where}: toolCallId is a string`).toBe("string");
+      fastExpect(typeof m.toolCallId, `${where}: toolCallId is a string`).toBe("string");
       let k = i - 1;
       while (k >= 0 && messages[k].role === "toolResult") k--;
-      expect(messages[k]?.role === "assistant" && messages[k]?.stopReason === "toolUse", `${where}: follows a toolUse answer`).toBe(true);
+      fastExpect(messages[k]?.role === "assistant" && messages[k]?.stopReason === "toolUse", `${where}: follows a toolUse answer`).toBe(true);
     }
-    if (m.role === "user" && i > 0) expect(messages[i - 1].role, `${where}: the turn before it ended with an answer`).toBe("assistant");
+    if (m.role === "user" && i > 0) fastExpect(messages[i - 1].role, `${where}: the turn before it ended with an answer`).toBe("assistant");
   }
-  if (messages.length > 0) expect(messages.at(-1)?.role, "the last turn ended with an answer").toBe("assistant");
-  expect(() => structuredClone(messages), "history can be cloned").not.toThrow();
+  if (messages.length > 0) fastExpect(messages.at(-1)?.role, "the last turn ended with an answer").toBe("assistant");
+  fastExpect(() => structuredClone(messages), "history can be cloned").not.toThrow();
 }
