@@ -2,6 +2,12 @@
 // ① 每课的演示一次运行只跑一遍（tests/support/global-setup.ts），文档、演示场景、行为测试共用它的输出。
 // ② vitest 在 n 核机器上默认只开 n−1 个 worker，2 核机器上测试文件就成了一个接一个跑。这里开 n+1 个：
 //    慢的测试文件并排跑；等子进程的文件（如 tests/live/terminal.test.ts）占着一个 worker 时，另外 n 个照样把 CPU 用满。
+// ③ isolate: false：一个 worker 里的测试文件一个接一个跑，共用已经导入的模块，不再每个文件重新导入一遍
+//    课的 code.ts、zod、typescript、vitest 自己（整套测试的 CPU 少三成）。这样做安全，是因为测试文件之间能串的状态只有两处，
+//    而且都查着：课的 DEMO_FILES（演示的 rm 工具会删它，runScenario 跑完放回去）和 R7 测试 spy 住的 console / 输出流
+//    （跑完还原）；tests/support/isolation.ts 在每个文件跑完时查这两样，留下了就让那个文件失败。别的模块状态都与先后无关：
+//    课里的 turnsInProgress 以 agent 的状态为键（每个测试自己造 agent），tooling 里的缓存只存从文件算出来的结果。
+//    打乱文件顺序（--sequence.shuffle）、全部挤进一个 worker（--maxWorkers=1）都跑过，结果一样（EVOLUTION.md §8）。
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
@@ -9,6 +15,8 @@ export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/support/global-setup.ts"],
+    setupFiles: ["tests/support/setup.ts"],
     maxWorkers: availableParallelism() + 1,
+    isolate: false,
   },
 });

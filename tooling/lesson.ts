@@ -106,14 +106,36 @@ const lessonFile = (id: string): string => {
   return lesson === id && file ? file : lessonCodePath(id);
 };
 
+/** 每课刚导入时 DEMO_FILES 的样子（键的先后也算，ls 按它列文件）。 */
+const firstDemoFiles = new Map<string, string>();
+const demoFilesText = (mod: LessonModule): string | undefined => (mod.DEMO_FILES === undefined ? undefined : JSON.stringify(Object.entries(mod.DEMO_FILES)));
+
 /** 导入一课的 code.ts（练习模式下可以是学习者的文件）。课和课之间不共享任何东西，每课是独立的模块。 */
 export function importLesson(id: string): Promise<LessonModule> {
   let mod = cache.get(id);
   if (mod === undefined) {
-    mod = import(pathToFileURL(lessonFile(id)).href) as Promise<LessonModule>;
+    mod = (import(pathToFileURL(lessonFile(id)).href) as Promise<LessonModule>).then((m) => {
+      const files = demoFilesText(m);
+      if (files !== undefined) firstDemoFiles.set(id, files);
+      return m;
+    });
     cache.set(id, mod);
   }
   return mod;
+}
+
+/**
+ * 导入过的课里，DEMO_FILES 和刚导入时不一样了的那些（演示的 rm 工具会删它；runScenario 跑完会放回去）。
+ * 同一个进程里的测试文件共用课的模块（vitest.config.ts 的 isolate: false），tests/support/isolation.ts 在每个文件跑完时问它。
+ */
+export async function changedDemoFiles(): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [id, mod] of cache) {
+    const first = firstDemoFiles.get(id);
+    const now = await mod.then(demoFilesText, () => undefined);
+    if (first !== undefined && now !== first) changed.push(id);
+  }
+  return changed;
 }
 
 /** 工具代码自己怎么写一个抛出来的值（错误的 message，否则 String()）。课里的 describeError 另有讲究，这里不借用它。 */
