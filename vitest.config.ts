@@ -3,15 +3,19 @@
 // ② vitest 在 n 核机器上默认只开 n−1 个 worker，2 核机器上测试文件就成了一个接一个跑。这里开 n+1 个：
 //    慢的测试文件并排跑；等子进程的文件（如 tests/live/terminal.test.ts）占着一个 worker 时，另外 n 个照样把 CPU 用满。
 // ③ isolate: false：一个 worker 里的测试文件一个接一个跑，共用已经导入的模块，不再每个文件重新导入一遍
-//    课的 code.ts、zod、typescript、vitest 自己（整套测试的 CPU 少三成）。这样做安全，是因为测试文件之间能串的状态只有两处，
-//    而且都查着：课的 DEMO_FILES（演示的 rm 工具会删它，runScenario 跑完放回去）和 R7 测试 spy 住的 console / 输出流
-//    （跑完还原）；tests/support/isolation.ts 在每个文件跑完时查这两样，留下了就让那个文件失败。别的模块状态都与先后无关：
-//    课里的 turnsInProgress 以 agent 的状态为键（每个测试自己造 agent），tooling 里的缓存只存从文件算出来的结果。
+//    课的 code.ts、zod、typescript、vitest 自己（整套测试的 CPU 少约四分之一）。这样做安全，是因为测试会改的模块状态只有一处，
+//    而且查着：课的 DEMO_FILES（演示的 rm 工具会删它，runScenario 跑完放回去），tests/support/isolation.ts 在每个文件
+//    跑完时查它，没放回去就让那个文件失败。spy 和 vi.setConfig 由 vitest 在每个文件之后还原（所以 tests/live/ 的每个文件
+//    各自调 vi.setConfig）。别的模块状态都与先后无关：课里的 turnsInProgress 以 agent 的状态为键（每个测试自己造 agent），
+//    tooling 里的缓存只存从文件算出来的结果。
 //    打乱文件顺序（--sequence.shuffle）、全部挤进一个 worker（--maxWorkers=1）都跑过，结果一样（EVOLUTION.md §8）。
+// ④ 测试里的 `import ts from "typescript"` 换成 require 载入的同一个 typescript（tests/support/typescript.ts 说为什么）。
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: { alias: [{ find: /^typescript$/, replacement: fileURLToPath(new URL("tests/support/typescript.ts", import.meta.url)) }] },
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/support/global-setup.ts"],

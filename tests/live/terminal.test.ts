@@ -12,8 +12,9 @@ import { EXIT, type LiveIO, USAGE, configHelp, createLiveAgent } from "../../liv
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
 import { DONE, type Pause, type Reply, event, finishChunk, textAnswer, textChunk } from "../../live/replay.ts";
 import { type Agent, type AssistantMessage, PrintMode, runOneTurn } from "../../s12_packages/code.ts";
-import { HandClock, ROOT, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useWorkspace, utf8, withServer, workspace } from "./support.ts";
+import { HandClock, ROOT, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useLiveTimeout, useWorkspace, utf8, withServer, workspace } from "./support.ts";
 
+useLiveTimeout();
 useWorkspace();
 
 describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保活注释也算）；总时长上限另有 MINI_PI_TOTAL_TIMEOUT_MS", () => {
