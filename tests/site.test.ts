@@ -172,6 +172,10 @@ describe("网站生成器：差异", () => {
   });
 });
 
+/** 代码视图和课页两条测试共用一个高亮器：s04 的 code.ts 只高亮一遍（整份文件约半秒 CPU），查的东西和颜色编号无关。 */
+let shared: Promise<CodeHighlighter> | undefined;
+const sharedHighlighter = (): Promise<CodeHighlighter> => (shared ??= CodeHighlighter.create());
+
 describe("网站生成器：高亮和代码视图", () => {
   it("正文色不包标签，带颜色的词用短的自定义元素，CSS 里有每一个用到的", async () => {
     const hl = await CodeHighlighter.create();
@@ -200,7 +204,7 @@ describe("网站生成器：高亮和代码视图", () => {
     const s04 = lessons.find((l) => l.id === "s04");
     const s03 = lessons.find((l) => l.id === "s03");
     if (s04 === undefined || s03 === undefined) throw new Error("s03/s04 missing");
-    const hl = await CodeHighlighter.create();
+    const hl = await sharedHighlighter();
     const html = codeViewHtml(s04, hl.lines(s04.code), newLines(s03.code, s04.code), declarations(s04.code));
     const starts = [...html.matchAll(/counter-reset:ln (\d+)">(?:<summary>.*?<\/summary>)?<div id=L(\d+)/g)];
     expect(starts.length).toBe(segments(s04.code.split("\n").length, newLines(s03.code, s04.code)).length);
@@ -240,7 +244,7 @@ describe("网站生成器：页面的分量和长行", () => {
 
 describe("网站生成器：课页", () => {
   it("跳转条上「下一课」和「上一课」一样带主题；代码和差异写成片段，不进 markdown", async () => {
-    const hl = await CodeHighlighter.create();
+    const hl = await sharedHighlighter();
     const [s03, s04, s05] = ["s03", "s04", "s05"].map((id) => lessons.find((l) => l.id === id));
     if (s03 === undefined || s04 === undefined || s05 === undefined) throw new Error("missing lesson");
     const replay: Replay = { lesson: "s04", runs: [], steps: [] };
