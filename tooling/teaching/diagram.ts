@@ -8,8 +8,7 @@
  *   class `new` (`x:::new` or `class x,y new`), and the highlighted labels name at least one name this lesson
  *   introduces.
  */
-import type { Nodes } from "mdast";
-import { lineOf, parseMarkdown } from "../markdown.ts";
+import { lineOf, parseReadme, walk } from "../markdown.ts";
 import { type Vocabulary, identifiersIn, laterLessonOf } from "../names.ts";
 
 /** Node labels of a flowchart (`id["…"]`, `id(["…"])`, `id{"…"}` …) and the ids in class `new`. */
@@ -29,11 +28,11 @@ export function mermaidNodes(body: string): { labels: Map<string, string>; highl
 export function checkDiagram(lesson: string, readme: string, vocab: Vocabulary): string[] {
   const say = (what: string): string => `${lesson} README 图: ${what}`;
   const diagrams: { body: string; line: number }[] = [];
-  const visit = (node: Nodes): void => {
+  // the syntax tree the docs checks already built for this README (parseReadme caches it): H2 headings hold no code blocks
+  const doc = parseReadme(readme);
+  walk([...doc.head, ...doc.sections.flatMap((s) => s.nodes)], (node) => {
     if (node.type === "code" && node.lang === "mermaid") diagrams.push({ body: node.value, line: lineOf(node) });
-    if ("children" in node) node.children.forEach(visit);
-  };
-  visit(parseMarkdown(readme));
+  });
   if (diagrams.length !== 1) return [say(`a lesson README has exactly one \`\`\`mermaid diagram of where its part sits in the turn chain; found ${diagrams.length}`)];
   const [{ body, line: at }] = diagrams as [{ body: string; line: number }];
   const out: string[] = [];
