@@ -2,10 +2,10 @@
 // 它们就是 s02 的 Tool：handler 同步、收字符串参数、回一段文字；拒绝时抛错，ToolRegistry.run 把它变成 "error: …" 结果。
 // 拒绝的情况：绝对路径、走出工作目录的 ..、指向目录外的符号链接、隐藏文件和目录（任何一段以 . 开头，
 // 如 .env、.git/、.ssh/）、超过大小上限的文件、二进制文件。这些检查都在 fence.ts，AGENTS.md 的加载也走它。
-import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Tool, type ToolCall, ToolRegistry } from "../s12_packages/code.ts";
-import { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, isHiddenName, readText, resolveInside, show, size } from "./fence.ts";
+import { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, isHiddenName, readBytes, readText, resolveInside, show, size } from "./fence.ts";
 
 export { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, resolveInside } from "./fence.ts";
 
@@ -44,8 +44,7 @@ export function createWorkspaceTools(root: string, limits: WorkspaceLimits = DEF
         input: { path: "file path relative to the working directory, e.g. src/main.ts" },
       },
       handler: ({ path }) => {
-        const { abs, rel } = resolveInside(root, path);
-        const text = readText(abs, show(rel), limits);
+        const text = readText(resolveInside(root, path), limits);
         return text === "" ? "(empty file)" : text;
       },
     },
@@ -80,12 +79,12 @@ export function createWorkspaceTools(root: string, limits: WorkspaceLimits = DEF
         if (pattern.length > 200) throw new Error("pattern is longer than 200 characters");
         const ignoreCase = pattern === pattern.toLowerCase();
         const needle = ignoreCase ? pattern.toLowerCase() : pattern;
-        const { abs, rel } = resolveInside(root, path);
-        const base = realpathSync(root);
+        const target = resolveInside(root, path);
+        const { base, abs, rel } = target;
         const hits: string[] = [];
         const notes: string[] = [];
         if (statSync(abs).isFile()) {
-          grepText(readText(abs, show(rel), limits), show(rel), needle, ignoreCase, hits, limits.maxMatches);
+          grepText(readText(target, limits), show(rel), needle, ignoreCase, hits, limits.maxMatches);
         } else {
           let searched = 0;
           let skipped = 0;
@@ -102,8 +101,8 @@ export function createWorkspaceTools(root: string, limits: WorkspaceLimits = DEF
                 continue;
               }
               if (!entry.isFile() || hits.length >= limits.maxMatches || searched >= limits.maxFilesSearched) continue;
-              const file = join(base, child);
-              const text = statSync(file).size > limits.maxFileBytes ? undefined : decodeText(readFileSync(file));
+              const read = readBytes({ base, abs: join(base, child), rel: child }, show(child), limits.maxFileBytes);
+              const text = "bytes" in read ? decodeText(read.bytes) : undefined;
               if (text === undefined) {
                 skipped++;
                 continue;
