@@ -15,8 +15,9 @@ import { contextFor, loadProject } from "../../tooling/docs/context.ts";
 import { checkTryIt } from "../../tooling/docs/try-it.ts";
 import { resolveCommand } from "../../tooling/demos.ts";
 import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
-import { ROOT, lessonDir, lessonNumber } from "../../tooling/course.ts";
+import { ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
+import { type CheckNames, checkNames } from "./check-names.ts";
 import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, testLines, todoLines, traceLines } from "./explain.ts";
 import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
 
@@ -272,17 +273,7 @@ class Tally {
   }
 }
 
-const checkNames = (id: string) => {
-  const range = lessonNumber(id) === 1 ? "s01" : `s01–${id}`;
-  return {
-    types: "类型检查（tsconfig.json 的 strict）",
-    api: "API 和这一课一样（R1/R2）",
-    behaviour: `行为测试（${range} 的机制）`,
-    golden: `黄金轨迹（${range} 的场景）`,
-    demo: "演示输出和 README「试一下」一样",
-  };
-};
-type Names = ReturnType<typeof checkNames>;
+type Names = CheckNames;
 
 /** ①② 类型和 API：同一个 TypeScript 程序。都过了才返回 true。 */
 function checkTypesAndApi(id: string, file: string, tally: Tally, names: Names): boolean {

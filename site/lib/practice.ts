@@ -9,6 +9,7 @@
 // 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
 import type { Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
+import { type CheckNames, checkNames } from "../../scripts/practice/check-names.ts";
 import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
 import type { Stub } from "../../scripts/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
@@ -41,16 +42,20 @@ const headingText = (node: Heading): string => toString(node).trim();
 const leadTitle = (node: Paragraph): string | undefined =>
   node.children[0]?.type === "strong" ? toString(node.children[0]).trim().replace(/[。：:，,]$/, "") : undefined;
 
-/** 卡片上的五项检查：npm run check 的顺序，前一项没过后面的就不跑。 */
+/** 卡片上的五项检查：名字和顺序取自 npm run check 自己（scripts/practice/check-names.ts），卡片只补一句小字。 */
 export function checks(lesson: Lesson, codes: CodeIndex): string[] {
-  const range = lesson.prev === undefined ? lesson.id : `s01–${lesson.id}`;
-  return [
-    `类型检查<small>tsconfig.json 的 strict</small>`,
-    `API 和本节一模一样（${linkCodesHtml("R1/R2", codes)}）<small>和提交的 tests/api/${lesson.id}.json 逐项比</small>`,
-    `行为测试<small>${range} 每个机制的测试</small>`,
-    `黄金轨迹<small>${range} 每个场景的轨迹</small>`,
-    `演示输出和上面<a href="#${githubSlug("试一下")}">「试一下」</a>一样<small>跑你的 main()</small>`,
-  ];
+  const names = checkNames(lesson.id);
+  const notes: Record<keyof CheckNames, string> = {
+    types: "和课程自己的代码同一份设置",
+    api: `和提交的 tests/api/${lesson.id}.json 逐项比`,
+    behaviour: "就是 npm test 里的那些测试，导入的课换成你的文件",
+    golden: "每个场景跑出来的轨迹和 tests/golden/ 逐字比",
+    demo: "跑你的 main()，逐字比",
+  };
+  const tryIt = `「<a href="#${githubSlug("试一下")}">试一下</a>」`;
+  return (Object.keys(names) as (keyof CheckNames)[]).map(
+    (key) => `${linkCodesHtml(escapeHtml(names[key]), codes).replace("「试一下」", tryIt)}<small>${notes[key]}</small>`,
+  );
 }
 
 /**
