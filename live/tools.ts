@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Tool, type ToolCall, ToolRegistry } from "../s12_packages/code.ts";
-import { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, isHiddenName, readBytes, readText, resolveInside, show, size } from "./fence.ts";
+import { DEFAULT_LIMITS, type FencedPath, type WorkspaceLimits, decodeText, isHiddenName, readBytes, readText, resolveInside, show, size } from "./fence.ts";
 
 export { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, resolveInside } from "./fence.ts";
 
@@ -24,11 +24,11 @@ function entryLine(root: string, dirRel: string, name: string): string {
 }
 
 /** 在一个文件里找，命中就记一行 "路径:行号: 内容"。 */
-function grepText(text: string, shown: string, needle: string, ignoreCase: boolean, hits: string[], max: number): void {
+function grepText(text: string, shown: string, needle: Needle, hits: string[], max: number): void {
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length && hits.length < max; i++) {
     const line = lines[i];
-    if (!(ignoreCase ? line.toLowerCase() : line).includes(needle)) continue;
+    if (!(needle.ignoreCase ? line.toLowerCase() : line).includes(needle.text)) continue;
     const trimmed = line.trim();
     hits.push(`${shown}:${i + 1}: ${trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed}`);
   }
@@ -36,91 +36,108 @@ function grepText(text: string, shown: string, needle: string, ignoreCase: boole
 
 /** 工作目录 root 上的三个只读工具：read、ls、grep。 */
 export function createWorkspaceTools(root: string, limits: WorkspaceLimits = DEFAULT_LIMITS): Tool[] {
-  return [
-    {
-      spec: {
-        name: "read",
-        description: `Read a text file in the working directory (max ${size(limits.maxFileBytes)}). Paths are relative, e.g. src/main.ts.`,
-        input: { path: "file path relative to the working directory, e.g. src/main.ts" },
-      },
-      handler: ({ path }) => {
-        const text = readText(resolveInside(root, path), limits);
-        return text === "" ? "(empty file)" : text;
-      },
+  return [readTool(root, limits), lsTool(root, limits), grepTool(root, limits)];
+}
+
+function readTool(root: string, limits: WorkspaceLimits): Tool {
+  return {
+    spec: {
+      name: "read",
+      description: `Read a text file in the working directory (max ${size(limits.maxFileBytes)}). Paths are relative, e.g. src/main.ts.`,
+      input: { path: "file path relative to the working directory, e.g. src/main.ts" },
     },
-    {
-      spec: {
-        name: "ls",
-        description: "List a folder in the working directory. Folders end with /. Hidden entries are not shown.",
-        input: { path: 'folder path relative to the working directory; "." for the working directory itself' },
-      },
-      handler: ({ path }) => {
-        const { abs, rel } = resolveInside(root, path);
-        if (!statSync(abs).isDirectory()) throw new Error(`"${show(rel)}" is a file; use read to see it`);
-        const names = readdirSync(abs).sort();
-        const visible = names.filter((name) => !isHiddenName(name));
-        const lines = visible.slice(0, limits.maxEntries).map((name) => entryLine(root, rel, name));
-        if (visible.length > limits.maxEntries) lines.push(`… and ${visible.length - limits.maxEntries} more`);
-        const hidden = names.length - visible.length;
-        if (hidden > 0) lines.push(`(${hidden} hidden ${hidden === 1 ? "entry" : "entries"} not shown)`);
-        return lines.length === 0 ? "(empty folder)" : lines.join("\n");
-      },
+    handler: ({ path }) => {
+      const text = readText(resolveInside(root, path), limits);
+      return text === "" ? "(empty file)" : text;
     },
-    {
-      spec: {
-        name: "grep",
-        description:
-          "Search text files for a literal string (not a regex). Case-insensitive when the pattern is all lowercase. " +
-          "Skips hidden files and folders, node_modules, symlinks, binary and oversized files. Answers path:line: text.",
-        input: { pattern: "the text to look for", path: 'file or folder to search, relative to the working directory; "." for everything' },
-      },
-      handler: ({ pattern, path }) => {
-        if (pattern === "") throw new Error("pattern is empty");
-        if (pattern.length > 200) throw new Error("pattern is longer than 200 characters");
-        const ignoreCase = pattern === pattern.toLowerCase();
-        const needle = ignoreCase ? pattern.toLowerCase() : pattern;
-        const target = resolveInside(root, path);
-        const { base, abs, rel } = target;
-        const hits: string[] = [];
-        const notes: string[] = [];
-        if (statSync(abs).isFile()) {
-          grepText(readText(target, limits), show(rel), needle, ignoreCase, hits, limits.maxMatches);
-        } else {
-          let searched = 0;
-          let skipped = 0;
-          const stack: string[] = [rel];
-          while (stack.length > 0 && hits.length < limits.maxMatches && searched < limits.maxFilesSearched) {
-            const dir = stack.pop() ?? "";
-            const entries = readdirSync(join(base, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
-            const subdirs: string[] = [];
-            for (const entry of entries) {
-              if (isHiddenName(entry.name) || entry.isSymbolicLink()) continue;
-              const child = dir === "" ? entry.name : join(dir, entry.name);
-              if (entry.isDirectory()) {
-                if (!SKIPPED_DIRS.has(entry.name)) subdirs.push(child);
-                continue;
-              }
-              if (!entry.isFile() || hits.length >= limits.maxMatches || searched >= limits.maxFilesSearched) continue;
-              const read = readBytes({ base, abs: join(base, child), rel: child }, show(child), limits.maxFileBytes);
-              const text = "bytes" in read ? decodeText(read.bytes) : undefined;
-              if (text === undefined) {
-                skipped++;
-                continue;
-              }
-              searched++;
-              grepText(text, show(child), needle, ignoreCase, hits, limits.maxMatches);
-            }
-            stack.push(...subdirs.reverse());
-          }
-          if (searched >= limits.maxFilesSearched) notes.push(`(stopped after searching ${searched} files)`);
-          if (skipped > 0) notes.push(`(skipped ${skipped} binary or oversized ${skipped === 1 ? "file" : "files"})`);
-        }
-        if (hits.length >= limits.maxMatches) notes.unshift(`(stopped at ${limits.maxMatches} matches)`);
-        if (hits.length === 0) return [`no matches for "${pattern}" in ${show(rel)}`, ...notes].join("\n");
-        return [...hits, ...notes].join("\n");
-      },
+  };
+}
+
+function lsTool(root: string, limits: WorkspaceLimits): Tool {
+  return {
+    spec: {
+      name: "ls",
+      description: "List a folder in the working directory. Folders end with /. Hidden entries are not shown.",
+      input: { path: 'folder path relative to the working directory; "." for the working directory itself' },
     },
-  ];
+    handler: ({ path }) => {
+      const { abs, rel } = resolveInside(root, path);
+      if (!statSync(abs).isDirectory()) throw new Error(`"${show(rel)}" is a file; use read to see it`);
+      const names = readdirSync(abs).sort();
+      const visible = names.filter((name) => !isHiddenName(name));
+      const lines = visible.slice(0, limits.maxEntries).map((name) => entryLine(root, rel, name));
+      if (visible.length > limits.maxEntries) lines.push(`… and ${visible.length - limits.maxEntries} more`);
+      const hidden = names.length - visible.length;
+      if (hidden > 0) lines.push(`(${hidden} hidden ${hidden === 1 ? "entry" : "entries"} not shown)`);
+      return lines.length === 0 ? "(empty folder)" : lines.join("\n");
+    },
+  };
+}
+
+/** grep 要找的东西：全小写时不分大小写。 */
+type Needle = { text: string; ignoreCase: boolean };
+
+function grepTool(root: string, limits: WorkspaceLimits): Tool {
+  return {
+    spec: {
+      name: "grep",
+      description:
+        "Search text files for a literal string (not a regex). Case-insensitive when the pattern is all lowercase. " +
+        "Skips hidden files and folders, node_modules, symlinks, binary and oversized files. Answers path:line: text.",
+      input: { pattern: "the text to look for", path: 'file or folder to search, relative to the working directory; "." for everything' },
+    },
+    handler: ({ pattern, path }) => {
+      if (pattern === "") throw new Error("pattern is empty");
+      if (pattern.length > 200) throw new Error("pattern is longer than 200 characters");
+      const ignoreCase = pattern === pattern.toLowerCase();
+      const needle: Needle = { text: ignoreCase ? pattern.toLowerCase() : pattern, ignoreCase };
+      const target = resolveInside(root, path);
+      const hits: string[] = [];
+      const notes: string[] = [];
+      if (statSync(target.abs).isFile()) grepText(readText(target, limits), show(target.rel), needle, hits, limits.maxMatches);
+      else notes.push(...grepFolder(target, needle, hits, limits));
+      if (hits.length >= limits.maxMatches) notes.unshift(`(stopped at ${limits.maxMatches} matches)`);
+      if (hits.length === 0) return [`no matches for "${pattern}" in ${show(target.rel)}`, ...notes].join("\n");
+      return [...hits, ...notes].join("\n");
+    },
+  };
+}
+
+/**
+ * 从一个目录往下搜（按名字排序，深度优先），把命中记进 hits，交回要附在后面的说明（停在第几个文件、跳过了几个）。
+ * 不进隐藏的、node_modules、符号链接；每个文件照样经过 readBytes 的确认，列完目录之后被换掉的也读不到外面。
+ */
+function grepFolder({ base, rel }: FencedPath, needle: Needle, hits: string[], limits: WorkspaceLimits): string[] {
+  let searched = 0;
+  let skipped = 0;
+  const stack: string[] = [rel];
+  while (stack.length > 0 && hits.length < limits.maxMatches && searched < limits.maxFilesSearched) {
+    const dir = stack.pop() ?? "";
+    const entries = readdirSync(join(base, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      if (isHiddenName(entry.name) || entry.isSymbolicLink()) continue;
+      const child = dir === "" ? entry.name : join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) subdirs.push(child);
+        continue;
+      }
+      if (!entry.isFile() || hits.length >= limits.maxMatches || searched >= limits.maxFilesSearched) continue;
+      const read = readBytes({ base, abs: join(base, child), rel: child }, show(child), limits.maxFileBytes);
+      const text = "bytes" in read ? decodeText(read.bytes) : undefined;
+      if (text === undefined) {
+        skipped++;
+        continue;
+      }
+      searched++;
+      grepText(text, show(child), needle, hits, limits.maxMatches);
+    }
+    stack.push(...subdirs.reverse());
+  }
+  const notes: string[] = [];
+  if (searched >= limits.maxFilesSearched) notes.push(`(stopped after searching ${searched} files)`);
+  if (skipped > 0) notes.push(`(skipped ${skipped} binary or oversized ${skipped === 1 ? "file" : "files"})`);
+  return notes;
 }
 
 /**
