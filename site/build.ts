@@ -10,10 +10,11 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build, createMarkdownRenderer, disposeMdItInstance } from "vitepress";
+import { type MarkdownRenderer, build, createMarkdownRenderer, disposeMdItInstance } from "vitepress";
 import { readChain } from "./lib/chain.ts";
+import type { CodeIndex } from "./lib/codes.ts";
 import { declarations } from "./lib/codeview.ts";
-import { ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
+import { type Lesson, ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
 import { CodeHighlighter } from "./lib/highlight.ts";
 import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
 import { renderDiagram } from "./lib/diagrams.ts";
@@ -40,37 +41,60 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
   const refs = presentRefPages();
   const codes = codeIndex(md);
   writeFileSync(join(GEN, "codes.json"), `${JSON.stringify(codes, null, 1)}\n`);
-  const writeFragments = (fragments: Fragments): void => {
-    for (const [name, html] of Object.entries(fragments)) {
-      writeFileSync(join(GEN, "raw", `${name}.html`), html);
-      writeFileSync(join(GEN, "public", "lp", `${name}.html`), html);
-    }
-  };
+  const summary = lessons.map((lesson, i) => writeLessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, codes));
+  writeHomePage(lessons, md, codes);
+  for (const page of refs) writeFileSync(join(GEN, `${page.id}.md`), refPageMarkdown(page, readFileSync(join(ROOT, page.source), "utf8")));
+  // 课文、根 README、参考资料里的代码块先在这里高亮一遍：VitePress 构建时照同一张颜色编号表上色（site/.vitepress/config.ts）
+  const sources = [readRootReadme(), ...lessons.map((l) => l.readme), ...refs.map((r) => readFileSync(join(ROOT, r.source), "utf8"))];
+  const diagrams = await renderFences(sources, md, hl);
+  writeFileSync(join(GEN, "highlight.json"), `${JSON.stringify(hl.classMap(), null, 1)}\n`);
+  writeFileSync(join(GEN, "diagrams.json"), `${JSON.stringify(diagrams, null, 1)}\n`);
+  writeFileSync(join(GEN, "compare.md"), comparePage());
+  writeFileSync(join(GEN, "lessons.json"), JSON.stringify(lessons.map((l) => ({ id: l.id, topic: l.topic }))));
+  writeFileSync(join(GEN, "tokens.css"), hl.css());
+  copyFileSync(join(SITE, "favicon.svg"), join(GEN, "public", "favicon.svg"));
+  // VitePress 只留一个 markdown 渲染器；上面借来解析 README 表格的那个没有站点配置（链接改写），构建前扔掉。
+  disposeMdItInstance();
+  return { lessons: summary, refs: refs.map((r) => r.id) };
+}
 
-  const summary: Summary[] = [];
-  lessons.forEach((lesson, i) => {
-    const file = join(SITE, "replay", `${lesson.id}.json`);
-    if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run gen:replay`);
-    const replay = JSON.parse(readFileSync(file, "utf8")) as Replay;
-    // 练习卡片列的空白就是 npm run practice 挖的那些（只挖不核对：核对由 npm run test:practice 做）
-    const { stubs } = makePractice(lesson.id, { verify: false });
-    const page = lessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, replay, codes, stubs);
-    writeFileSync(join(GEN, `${lesson.id}.md`), page.markdown);
-    writeFragments(page.fragments);
-    const lines: LessonLines = { id: lesson.id, topic: lesson.topic, code: lesson.code, lines: hl.lines(lesson.code) };
-    writeFileSync(join(GEN, "public", "lp", "lines", `${lesson.id}.json`), JSON.stringify(lines));
-    const bytes = Object.values(page.fragments).reduce((n, html) => n + Buffer.byteLength(html), 0);
-    summary.push({ id: lesson.id, fresh: page.fresh, cards: page.cards, steps: page.steps, bytes });
-  });
+/** 片段写两份：raw/ 给服务端渲染时内联，public/lp/ 给站内跳转时取。 */
+function writeFragments(fragments: Fragments): void {
+  for (const [name, html] of Object.entries(fragments)) {
+    writeFileSync(join(GEN, "raw", `${name}.html`), html);
+    writeFileSync(join(GEN, "public", "lp", `${name}.html`), html);
+  }
+}
+
+/** 一课的页面、片段和比较页要的高亮行。 */
+function writeLessonPage(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefined, hl: CodeHighlighter, codes: CodeIndex): Summary {
+  const file = join(SITE, "replay", `${lesson.id}.json`);
+  if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run gen:replay`);
+  const replay = JSON.parse(readFileSync(file, "utf8")) as Replay;
+  // 练习卡片列的空白就是 npm run practice 挖的那些（只挖不核对：核对由 npm run test:practice 做）
+  const { stubs } = makePractice(lesson.id, { verify: false });
+  const page = lessonPage(lesson, prev, next, hl, replay, codes, stubs);
+  writeFileSync(join(GEN, `${lesson.id}.md`), page.markdown);
+  writeFragments(page.fragments);
+  const lines: LessonLines = { id: lesson.id, topic: lesson.topic, code: lesson.code, lines: hl.lines(lesson.code) };
+  writeFileSync(join(GEN, "public", "lp", "lines", `${lesson.id}.json`), JSON.stringify(lines));
+  const bytes = Object.values(page.fragments).reduce((n, html) => n + Buffer.byteLength(html), 0);
+  return { id: lesson.id, fresh: page.fresh, cards: page.cards, steps: page.steps, bytes };
+}
+
+function writeHomePage(lessons: Lesson[], md: MarkdownRenderer, codes: CodeIndex): void {
   const last = lessons[lessons.length - 1];
   const chain = readChain(readRootReadme(), md);
   const home = homePage(readRootReadme(), chain, md, lessons, declarations(last.code), codes);
   writeFileSync(join(GEN, "index.md"), home.markdown);
   writeFragments(home.fragments);
-  for (const page of refs) writeFileSync(join(GEN, `${page.id}.md`), refPageMarkdown(page, readFileSync(join(ROOT, page.source), "utf8")));
-  // 课文、根 README、参考资料里的代码块先在这里高亮一遍：VitePress 构建时照同一张颜色编号表上色（site/.vitepress/config.ts）
-  // Mermaid 图画成 SVG（site/lib/diagrams.ts），markdown 插件照 diagrams.json 把代码块换成图
-  const sources = [readRootReadme(), ...lessons.map((l) => l.readme), ...refs.map((r) => readFileSync(join(ROOT, r.source), "utf8"))];
+}
+
+/**
+ * 走一遍所有代码块：普通代码块交给高亮器登记颜色编号，Mermaid 图画成 SVG（site/lib/diagrams.ts），
+ * markdown 插件照返回的 diagrams.json 把代码块换成图。
+ */
+async function renderFences(sources: string[], md: MarkdownRenderer, hl: CodeHighlighter): Promise<Record<string, { width: number; height: number }>> {
   const diagrams: Record<string, { width: number; height: number }> = {};
   for (const text of sources) {
     for (const t of md.parse(text, {})) {
@@ -84,15 +108,7 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
       } else hl.block(t.content, lang);
     }
   }
-  writeFileSync(join(GEN, "highlight.json"), `${JSON.stringify(hl.classMap(), null, 1)}\n`);
-  writeFileSync(join(GEN, "diagrams.json"), `${JSON.stringify(diagrams, null, 1)}\n`);
-  writeFileSync(join(GEN, "compare.md"), comparePage());
-  writeFileSync(join(GEN, "lessons.json"), JSON.stringify(lessons.map((l) => ({ id: l.id, topic: l.topic }))));
-  writeFileSync(join(GEN, "tokens.css"), hl.css());
-  copyFileSync(join(SITE, "favicon.svg"), join(GEN, "public", "favicon.svg"));
-  // VitePress 只留一个 markdown 渲染器；上面借来解析 README 表格的那个没有站点配置（链接改写），构建前扔掉。
-  disposeMdItInstance();
-  return { lessons: summary, refs: refs.map((r) => r.id) };
+  return diagrams;
 }
 
 /** 比较任意两课：选两课，在浏览器里现算差异（数据是 /lp/lines/sNN.json）。 */

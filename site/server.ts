@@ -1,7 +1,7 @@
 // 一个极小的静态文件服务器（node:http），只听 127.0.0.1：npm run site:serve 和浏览器测试都用它。
 // 文字类的文件（HTML、JS、CSS、JSON、SVG）按浏览器的 Accept-Encoding 压缩（brotli，其次 gzip），压好的结果按文件缓存在内存里。
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
@@ -41,16 +41,27 @@ export function pickEncoding(header: string | undefined): Encoding {
 /** 在 dir 上起服务。port 0 = 随便一个空闲端口。 */
 export function serveStatic(dir: string, port = 0, host = "127.0.0.1"): Promise<StaticServer> {
   const root = resolve(dir);
+  const body = compressedBodies();
+  const server: Server = createServer((req, res) => respond(root, body, req, res));
+  return listen(server, port, host);
+}
+
+/** 网址路径 → root 下的文件：目录取 index.html，没有扩展名的再试 .html；跳出 root 的、不存在的是 undefined。 */
+function findFile(root: string, pathname: string): string | undefined {
+  const rel = normalize(decodeURIComponent(pathname)).replace(/^(\.\.(\/|\\|$))+/, "");
+  let file = join(root, rel);
+  if (file !== root && !file.startsWith(root + sep)) return undefined;
+  if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+  if (!existsSync(file) && extname(file) === "") file = `${file}.html`;
+  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+}
+
+type Bodies = (file: string, encoding: Encoding) => Buffer;
+
+/** 文件按编码压好；结果按（编码、文件、修改时间）缓存在内存里，文件改了就重压。 */
+function compressedBodies(): Bodies {
   const cache = new Map<string, Buffer>();
-  const find = (pathname: string): string | undefined => {
-    const rel = normalize(decodeURIComponent(pathname)).replace(/^(\.\.(\/|\\|$))+/, "");
-    let file = join(root, rel);
-    if (file !== root && !file.startsWith(root + sep)) return undefined;
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-    if (!existsSync(file) && extname(file) === "") file = `${file}.html`;
-    return existsSync(file) && statSync(file).isFile() ? file : undefined;
-  };
-  const body = (file: string, encoding: Encoding): Buffer => {
+  return (file, encoding) => {
     const key = `${encoding}:${file}:${statSync(file).mtimeMs}`;
     let out = cache.get(key);
     if (out === undefined) {
@@ -65,33 +76,39 @@ export function serveStatic(dir: string, port = 0, host = "127.0.0.1"): Promise<
     }
     return out;
   };
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    let file: string | undefined;
-    try {
-      file = find(url.pathname);
-    } catch {
-      file = undefined;
-    }
-    const status = file === undefined ? 404 : 200;
-    file ??= join(root, "404.html");
-    if (!existsSync(file)) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
-      return;
-    }
-    const type = extname(file);
-    const encoding = COMPRESSIBLE.has(type) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
-    const data = body(file, encoding);
-    const headers: Record<string, string | number> = {
-      "content-type": TYPES[type] ?? "application/octet-stream",
-      "cache-control": "no-cache",
-      "content-length": data.length,
-    };
-    if (COMPRESSIBLE.has(type)) headers.vary = "Accept-Encoding";
-    if (encoding !== "identity") headers["content-encoding"] = encoding;
-    res.writeHead(status, headers);
-    res.end(req.method === "HEAD" ? undefined : data);
-  });
+}
+
+function respond(root: string, body: Bodies, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  let file: string | undefined;
+  try {
+    file = findFile(root, url.pathname);
+  } catch {
+    // 解不开的 %xx（decodeURIComponent 抛错）当成找不到
+    file = undefined;
+  }
+  const status = file === undefined ? 404 : 200;
+  file ??= join(root, "404.html");
+  if (!existsSync(file)) {
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
+    return;
+  }
+  const type = extname(file);
+  const encoding = COMPRESSIBLE.has(type) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
+  const data = body(file, encoding);
+  const headers: Record<string, string | number> = {
+    "content-type": TYPES[type] ?? "application/octet-stream",
+    "cache-control": "no-cache",
+    "content-length": data.length,
+  };
+  if (COMPRESSIBLE.has(type)) headers.vary = "Accept-Encoding";
+  if (encoding !== "identity") headers["content-encoding"] = encoding;
+  res.writeHead(status, headers);
+  res.end(req.method === "HEAD" ? undefined : data);
+}
+
+/** 开始监听；port 是 0 时 url 里是系统分到的那个端口。 */
+function listen(server: Server, port: number, host: string): Promise<StaticServer> {
   return new Promise((resolvePromise, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

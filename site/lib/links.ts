@@ -9,7 +9,7 @@
 import type { MarkdownRenderer } from "vitepress";
 import { type CodeIndex, codeAnchor, isCode, splitCodes } from "./codes.ts";
 import { diagramHtml, diagramId } from "./diagrams.ts";
-import { type Site, isPiPath, pageSources, piUrl, readerUrl, resolveRepoLink, rowAnchor } from "./refs.ts";
+import { type RefPage, type Site, isPiPath, pageSources, piUrl, readerUrl, resolveRepoLink, rowAnchor } from "./refs.ts";
 
 type CoreRule = Parameters<MarkdownRenderer["core"]["ruler"]["push"]>[1];
 type State = Parameters<CoreRule>[0];
@@ -39,107 +39,164 @@ function textToken(state: State, content: string): Token {
   return t;
 }
 
+/** 一次渲染里各步都要用的：这一页的源文件、是不是参考页、编号表、画好的图。 */
+type PageContext = {
+  state: State;
+  site: Site;
+  /** 这一页对应的仓库文件（相对链接从它算起）。 */
+  source: string | undefined;
+  refPage: RefPage | undefined;
+  codes: CodeIndex;
+  diagrams: Record<string, { width: number; height: number }>;
+};
+
+/** 逐个走块级 token 时记着的位置：在不在标题里、表格当前行和它的第几格。 */
+type BlockPosition = { inHeading: boolean; cell: number; rowOpen: Token | undefined };
+
+/** 改写一个行内 token 序列时的状态：输出、还没闭合的链接、最近一个锚点。 */
+type InlineWalk = {
+  page: PageContext;
+  children: Token[];
+  /** 这段文字是表格一行的第一格。 */
+  firstCell: boolean;
+  inHeading: boolean;
+  /** 整段行内文字（和单个 text token 比，判断这一格是不是恰好一个编号）。 */
+  blockText: string;
+  out: Token[];
+  stack: Token[];
+  lastAnchor: string | undefined;
+};
+
 export function readerLinks(md: MarkdownRenderer, options: LinkOptions): void {
   md.core.ruler.push("lp_reader_links", (state) => {
-    const relativePath: string = state.env?.relativePath ?? "";
-    const sources = pageSources(options.site);
-    const source = sources[relativePath];
-    const refPage = options.site.refs.find((r) => `${r.id}.md` === relativePath);
-    const codes = options.codes();
-    let inHeading = false;
-    let cell = -1;
-    let rowOpen: Token | undefined;
-
-    const diagrams = options.diagrams?.() ?? {};
-    state.tokens.forEach((block) => {
-      if (block.type === "fence" && block.info.trim().split(/\s+/)[0] === "mermaid") {
-        const d = diagrams[diagramId(block.content)];
-        if (d !== undefined) {
-          block.type = "html_block";
-          block.content = diagramHtml({ id: diagramId(block.content), ...d }, block.content);
-        }
-        return;
-      }
-      if (block.type === "heading_open") inHeading = true;
-      if (block.type === "heading_close") inHeading = false;
-      if (block.type === "tr_open") {
-        rowOpen = block;
-        cell = -1;
-      }
-      if (block.type === "tr_close") {
-        rowOpen = undefined;
-        cell = -1;
-      }
-      if (block.type === "td_open" || block.type === "th_open") cell++;
-      if (refPage !== undefined && block.type === "html_block") block.content = sanitizeBlock(block.content);
-      if (block.type !== "inline" || block.children === null) return;
-
-      // 参考页：第一格是编号的行，行上加锚点
-      const firstCell = cell === 0 && rowOpen !== undefined;
-      if (refPage?.rowAnchors === true && firstCell && rowOpen !== undefined && rowOpen.attrGet("id") === null) {
-        const id = rowAnchor(block.content);
-        if (id !== undefined) rowOpen.attrSet("id", id);
-      }
-
-      const out: Token[] = [];
-      const stack: Token[] = [];
-      const children = block.children;
-      let lastAnchor: string | undefined;
-      children.forEach((token, i) => {
-        if (token.type === "link_open") {
-          stack.push(token);
-          rewriteLink(token, source, options.site);
-          // 课文自己写的编号链接（[R1](../GLOSSARY.md#r1)）和自动链上的编号长得一样
-          const text = children[i + 1]?.type === "text" && children[i + 2]?.type === "link_close" ? children[i + 1].content : "";
-          if (isCode(text) && (token.attrGet("href") ?? "").endsWith(`#${codeAnchor(text)}`)) token.attrJoin("class", "lp-code-ref");
-          out.push(token);
-          return;
-        }
-        if (token.type === "link_close") {
-          const open = stack.pop();
-          if (open !== undefined && open.tag === "span") token.tag = "span";
-          out.push(token);
-          return;
-        }
-        if (token.type === "html_inline") {
-          if (refPage !== undefined && !allowedInline(token.content, children[i + 1]?.content, children[i - 1]?.content)) {
-            out.push(textToken(state, token.content));
-            return;
-          }
-          lastAnchor = /<a\s+(?:id|name)="([^"]+)"/.exec(token.content)?.[1] ?? lastAnchor;
-          out.push(token);
-          return;
-        }
-        const insideLink = stack.length > 0;
-        if (token.type === "code_inline" && !insideLink && isPiPath(token.content)) {
-          out.push(...linkTokens(state, piUrl(token.content), [token], [["class", "lp-pi-path"]]));
-          return;
-        }
-        if (token.type !== "text" || insideLink || inHeading) {
-          out.push(token);
-          return;
-        }
-        // 表格第一格里恰好是编号：那是定义它的那一行，不再链出去
-        const definition = firstCell && rowAnchor(token.content) !== undefined && token.content.trim() === block.content.trim();
-        out.push(...linkText(state, token.content, definition ? {} : codes, lastAnchor));
-      });
-      block.children = out;
-    });
-
-    // 参考页的表格用满宽度（和课页的代码一样伸进「本页内容」那一栏）：外面套一层会横向滚动的 div，表格自己撑满它
-    if (refPage !== undefined) {
-      const wrapped: Token[] = [];
-      for (const t of state.tokens) {
-        if (t.type === "table_open") {
-          t.attrJoin("class", "lp-ref-table");
-          wrapped.push(htmlBlock(state, '<div class="lp-wide lp-table-wrap">\n'));
-        }
-        wrapped.push(t);
-        if (t.type === "table_close") wrapped.push(htmlBlock(state, "</div>\n"));
-      }
-      state.tokens = wrapped;
-    }
+    const page = pageContext(state, options);
+    const position: BlockPosition = { inHeading: false, cell: -1, rowOpen: undefined };
+    for (const block of state.tokens) rewriteBlock(page, position, block);
+    if (page.refPage !== undefined) wrapRefTables(state);
   });
+}
+
+function pageContext(state: State, options: LinkOptions): PageContext {
+  const relativePath: string = state.env?.relativePath ?? "";
+  const sources = pageSources(options.site);
+  const source = sources[relativePath];
+  const refPage = options.site.refs.find((r) => `${r.id}.md` === relativePath);
+  const codes = options.codes();
+  const diagrams = options.diagrams?.() ?? {};
+  return { state, site: options.site, source, refPage, codes, diagrams };
+}
+
+function rewriteBlock(page: PageContext, position: BlockPosition, block: Token): void {
+  if (block.type === "fence" && block.info.trim().split(/\s+/)[0] === "mermaid") {
+    replaceDiagram(block, page.diagrams);
+    return;
+  }
+  trackPosition(position, block);
+  if (page.refPage !== undefined && block.type === "html_block") block.content = sanitizeBlock(block.content);
+  if (block.type !== "inline" || block.children === null) return;
+
+  // 参考页：第一格是编号的行，行上加锚点
+  const firstCell = position.cell === 0 && position.rowOpen !== undefined;
+  if (page.refPage?.rowAnchors === true && firstCell && position.rowOpen !== undefined && position.rowOpen.attrGet("id") === null) {
+    const id = rowAnchor(block.content);
+    if (id !== undefined) position.rowOpen.attrSet("id", id);
+  }
+  block.children = rewriteInline({
+    page,
+    children: block.children,
+    firstCell,
+    inHeading: position.inHeading,
+    blockText: block.content,
+    out: [],
+    stack: [],
+    lastAnchor: undefined,
+  });
+}
+
+/** 画好了的 Mermaid 图换掉代码块；没画的照旧是代码块。 */
+function replaceDiagram(block: Token, diagrams: PageContext["diagrams"]): void {
+  const d = diagrams[diagramId(block.content)];
+  if (d === undefined) return;
+  block.type = "html_block";
+  block.content = diagramHtml({ id: diagramId(block.content), ...d }, block.content);
+}
+
+function trackPosition(position: BlockPosition, block: Token): void {
+  if (block.type === "heading_open") position.inHeading = true;
+  if (block.type === "heading_close") position.inHeading = false;
+  if (block.type === "tr_open") {
+    position.rowOpen = block;
+    position.cell = -1;
+  }
+  if (block.type === "tr_close") {
+    position.rowOpen = undefined;
+    position.cell = -1;
+  }
+  if (block.type === "td_open" || block.type === "th_open") position.cell++;
+}
+
+function rewriteInline(walk: InlineWalk): Token[] {
+  walk.children.forEach((token, i) => {
+    if (token.type === "link_open") openLink(walk, token, i);
+    else if (token.type === "link_close") closeLink(walk, token);
+    else if (token.type === "html_inline") inlineHtml(walk, token, i);
+    else walk.out.push(...rewriteLeaf(walk, token));
+  });
+  return walk.out;
+}
+
+function openLink(walk: InlineWalk, token: Token, i: number): void {
+  const children = walk.children;
+  walk.stack.push(token);
+  rewriteLink(token, walk.page.source, walk.page.site);
+  // 课文自己写的编号链接（[R1](../GLOSSARY.md#r1)）和自动链上的编号长得一样
+  const text = children[i + 1]?.type === "text" && children[i + 2]?.type === "link_close" ? children[i + 1].content : "";
+  if (isCode(text) && (token.attrGet("href") ?? "").endsWith(`#${codeAnchor(text)}`)) token.attrJoin("class", "lp-code-ref");
+  walk.out.push(token);
+}
+
+/** 开头被换成 <span> 的链接（站里没有的仓库文件），结尾也跟着换。 */
+function closeLink(walk: InlineWalk, token: Token): void {
+  const open = walk.stack.pop();
+  if (open !== undefined && open.tag === "span") token.tag = "span";
+  walk.out.push(token);
+}
+
+function inlineHtml(walk: InlineWalk, token: Token, i: number): void {
+  const children = walk.children;
+  if (walk.page.refPage !== undefined && !allowedInline(token.content, children[i + 1]?.content, children[i - 1]?.content)) {
+    walk.out.push(textToken(walk.page.state, token.content));
+    return;
+  }
+  walk.lastAnchor = /<a\s+(?:id|name)="([^"]+)"/.exec(token.content)?.[1] ?? walk.lastAnchor;
+  walk.out.push(token);
+}
+
+/** 行内代码和文字：Pi 路径、编号换成链接；链接里面、标题里的文字不动。 */
+function rewriteLeaf(walk: InlineWalk, token: Token): Token[] {
+  const state = walk.page.state;
+  const insideLink = walk.stack.length > 0;
+  if (token.type === "code_inline" && !insideLink && isPiPath(token.content)) {
+    return linkTokens(state, piUrl(token.content), [token], [["class", "lp-pi-path"]]);
+  }
+  if (token.type !== "text" || insideLink || walk.inHeading) return [token];
+  // 表格第一格里恰好是编号：那是定义它的那一行，不再链出去
+  const definition = walk.firstCell && rowAnchor(token.content) !== undefined && token.content.trim() === walk.blockText.trim();
+  return linkText(state, token.content, definition ? {} : walk.page.codes, walk.lastAnchor);
+}
+
+// 参考页的表格用满宽度（和课页的代码一样伸进「本页内容」那一栏）：外面套一层会横向滚动的 div，表格自己撑满它
+function wrapRefTables(state: State): void {
+  const wrapped: Token[] = [];
+  for (const t of state.tokens) {
+    if (t.type === "table_open") {
+      t.attrJoin("class", "lp-ref-table");
+      wrapped.push(htmlBlock(state, '<div class="lp-wide lp-table-wrap">\n'));
+    }
+    wrapped.push(t);
+    if (t.type === "table_close") wrapped.push(htmlBlock(state, "</div>\n"));
+  }
+  state.tokens = wrapped;
 }
 
 function htmlBlock(state: State, content: string): Token {

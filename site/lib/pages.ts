@@ -7,7 +7,7 @@
 // 「试一下」里的「自己写一遍」换成练习卡片（site/lib/practice.ts），跳转条上有一个「练习」直达它。
 import type { MarkdownRenderer } from "vitepress";
 import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
-import { type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
+import { type ApiCard, type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
 import type { CodeIndex } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
@@ -65,6 +65,9 @@ function tabs(lesson: Lesson, code: string, diff: string, api: string, fresh: nu
   );
 }
 
+/** 「代码」一节要的：高亮好的代码视图、和上一课的差异、API 卡片。 */
+type CodeSection = { codeHtml: string; diffHtml: string; stats: DiffStats | undefined; cards: ApiCard[]; freshCount: number };
+
 export function lessonPage(
   lesson: Lesson,
   prev: Lesson | undefined,
@@ -75,6 +78,23 @@ export function lessonPage(
   /** 这一课练习挖掉的地方（makePractice(id, { verify: false }).stubs）；不给就不放练习卡片。 */
   stubs?: readonly Stub[],
 ): LessonPage {
+  const code = codeSection(lesson, prev, hl);
+  const readme = stubs === undefined ? lesson.readme : withPracticeCard(lesson, next, stubs, codes);
+  const { head, body } = splitAtFirstH2(readme);
+  const own = replay.steps.filter((s) => s.lesson === lesson.id).length;
+  const markdown = lessonMarkdown(lesson, next, {
+    head,
+    jump: jumpNav(prev, next, replay, own, code.freshCount, stubs),
+    body,
+    codeIntro: codeIntro(lesson, prev, code.freshCount),
+    replayIntro: replayIntro(lesson, replay, own),
+  });
+  const api = apiCardsHtml(code.cards, codes);
+  const fragments: Fragments = { [`${lesson.id}.tabs`]: tabs(lesson, code.codeHtml, code.diffHtml, api, code.freshCount, code.stats, code.cards.length) };
+  return { lesson, markdown, fragments, fresh: code.freshCount, diff: code.stats, cards: code.cards.length, steps: replay.steps.length };
+}
+
+function codeSection(lesson: Lesson, prev: Lesson | undefined, hl: CodeHighlighter): CodeSection {
   const highlighted = hl.lines(lesson.code);
   const decls = declarations(lesson.code);
   const fresh = newLines(prev?.code, lesson.code);
@@ -87,38 +107,49 @@ export function lessonPage(
     stats = d.stats;
   }
   const cards = apiCards(lesson.id, prev?.api, lesson.api, decls);
-  const freshCount = fresh?.size ?? highlighted.length;
+  return { codeHtml, diffHtml, stats, cards, freshCount: fresh?.size ?? highlighted.length };
+}
 
-  const readme = stubs === undefined ? lesson.readme : withPracticeCard(lesson, next, stubs, codes);
+/** 课文在第一个二级标题前切开：前面是导语（跳转条插在它后面），后面是正文。 */
+function splitAtFirstH2(readme: string): { head: string; body: string } {
   const lines = readme.replace(/\r\n/g, "\n").split("\n");
   const firstH2 = lines.findIndex((l) => l.startsWith("## "));
   const head = lines.slice(0, firstH2 < 0 ? lines.length : firstH2).join("\n").trimEnd();
   const body = firstH2 < 0 ? "" : lines.slice(firstH2).join("\n").trimEnd();
-  const own = replay.steps.filter((s) => s.lesson === lesson.id).length;
+  return { head, body };
+}
 
-  const jump =
+function jumpNav(prev: Lesson | undefined, next: Lesson | undefined, replay: Replay, own: number, freshCount: number, stubs: readonly Stub[] | undefined): string {
+  return (
     `<nav class="lp-jump" aria-label="本页">` +
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
     `<a href="#replay">回放<small>${replay.steps.length} 步，本节 ${own} 步</small></a>` +
     `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a>` : ""}` +
     `${prev !== undefined ? `<a href="/${prev.id}.html" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
     `${next !== undefined ? `<a href="/${next.id}.html" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
-    `</nav>`;
+    `</nav>`
+  );
+}
 
-  const codeIntro =
-    prev === undefined
-      ? `${lesson.id} 是地基：下面每一行都是这一课写的。每个导出的声明都带 \`@since ${lesson.id}\`，后面的课会一直沿用它们。`
-      : `浅绿色的 ${freshCount} 行是这一课新加的：和 ${prev.id} 的 code.ts 逐行比对得出，和 \`npm run diff -- ${lesson.id}\` 用的是同一个行差异。` +
+function codeIntro(lesson: Lesson, prev: Lesson | undefined, freshCount: number): string {
+  return prev === undefined
+    ? `${lesson.id} 是地基：下面每一行都是这一课写的。每个导出的声明都带 \`@since ${lesson.id}\`，后面的课会一直沿用它们。`
+    : `浅绿色的 ${freshCount} 行是这一课新加的：和 ${prev.id} 的 code.ts 逐行比对得出，和 \`npm run diff -- ${lesson.id}\` 用的是同一个行差异。` +
         `前面几课已有的代码折叠起来了，点灰色的「第 …–… 行」展开；折叠条上列出里面的声明，小字是它的 \`@since\`——来自哪一课。` +
         `「差异」可以合并看，也可以左右并排看；想隔几课比，用[比较任意两课](/compare.html?from=${prev.id}&to=${lesson.id})。`;
+}
 
-  const replayIntro =
+function replayIntro(lesson: Lesson, replay: Replay, own: number): string {
+  return (
     `把 \`npm run ${lesson.id}\` 的演示放慢，一步一步看：用户消息、provider 收到的输入和吐出的事件、钩子、工具的执行和结果、存进历史的消息、` +
     `运行时事件、会话树的移动，以及终端上打出的每一行。每一步标着它靠的是哪一课的零件；绿色的「本节」是这一课新装的（${replay.steps.length} 步里有 ${own} 步），` +
     `「下一个本节步骤」直接跳过去，也可以自动播放。看到第几步写在网址里，可以发给别人。` +
-    `回放由 \`npm run gen:replay\` 从课的代码里录出（site/replay/${lesson.id}.json），测试保证它和代码同步。`;
+    `回放由 \`npm run gen:replay\` 从课的代码里录出（site/replay/${lesson.id}.json），测试保证它和代码同步。`
+  );
+}
 
-  const markdown = [
+function lessonMarkdown(lesson: Lesson, next: Lesson | undefined, parts: { head: string; jump: string; body: string; codeIntro: string; replayIntro: string }): string {
+  return [
     "---",
     `title: ${yaml(`${lesson.id} ${lesson.topic}`)}`,
     `description: ${yaml(lesson.motto)}`,
@@ -131,15 +162,15 @@ export function lessonPage(
     `import replay from "../replay/${lesson.id}.json";`,
     "</script>",
     "",
-    head,
+    parts.head,
     "",
-    jump,
+    parts.jump,
     "",
-    body,
+    parts.body,
     "",
     "## 代码 {#code}",
     "",
-    codeIntro,
+    parts.codeIntro,
     "",
     '<div class="lp-wide">',
     "<CodeTools />",
@@ -148,15 +179,13 @@ export function lessonPage(
     "",
     "## 回放 {#replay}",
     "",
-    replayIntro,
+    parts.replayIntro,
     "",
     '<div class="lp-wide">',
     '<Replay :data="replay" />',
     "</div>",
     "",
   ].join("\n");
-  const fragments: Fragments = { [`${lesson.id}.tabs`]: tabs(lesson, codeHtml, diffHtml, apiCardsHtml(cards, codes), freshCount, stats, cards.length) };
-  return { lesson, markdown, fragments, fresh: freshCount, diff: stats, cards: cards.length, steps: replay.steps.length };
 }
 
 /** 根 README 按二级标题切段：[标题, 这一段的 markdown]。用 markdown-it 找标题，代码块里的 "## " 不算。 */
@@ -185,11 +214,24 @@ export function homePage(
   lastDecls: Declaration[],
   codes: CodeIndex = {},
 ): { markdown: string; fragments: Fragments } {
+  const hero = homeHero(rootReadme);
+  const cards = lessonCards(lessons, md);
+  const sections = homeSections(rootReadme, md);
+  const fragments: Fragments = { "index.chain": chainHtml(chain, md, lessons, lastDecls, codes), "index.lessons": `<ol class="lp-lessons">${cards}</ol>` };
+  return { markdown: homeMarkdown(hero, chain, lessons, sections), fragments };
+}
+
+/** 首页大标题：根 README 的一级标题按「：」分成名字和副标题，第一段引用当标语。 */
+function homeHero(rootReadme: string): { name: string; text: string; tagline: string } {
   const lines = rootReadme.split("\n");
   const h1 = (lines.find((l) => l.startsWith("# ")) ?? "# learn-pi-agent").slice(2).trim();
   const [name, text] = h1.includes("：") ? [h1.slice(0, h1.indexOf("：")), h1.slice(h1.indexOf("：") + 1)] : [h1, ""];
   const tagline = (lines.find((l) => l.startsWith(">")) ?? "").replace(/^>\s?/, "").trim();
-  const cards = lessons
+  return { name, text, tagline };
+}
+
+function lessonCards(lessons: Lesson[], md: MarkdownRenderer): string {
+  return lessons
     .map(
       (l) =>
         `<li><a class="lp-lesson" href="/${l.id}.html"><span class="lp-lesson-id">${l.id}</span>` +
@@ -197,7 +239,13 @@ export function homePage(
         `<span class="lp-lesson-motto">${md.renderInline(l.motto, {})}</span></a></li>`,
     )
     .join("");
-  // 根 README 的其余各节原样放在课程列表后面；链路那一节换成图，课程目录那张表换成卡片。
+}
+
+/** 首页用到的根 README 各节：导语、原样放的其余各节、换掉的两节的旧锚点。 */
+type HomeSections = { preamble: string; rest: string[]; chainAlias: string; lessonsAlias: string };
+
+// 根 README 的其余各节原样放在课程列表后面；链路那一节换成图，课程目录那张表换成卡片。
+function homeSections(rootReadme: string, md: MarkdownRenderer): HomeSections {
   const { preamble, sections } = readmeSections(rootReadme, md);
   const isChain = (title: string): boolean => title.startsWith(CHAIN_HEADING.slice(3));
   const rest = sections.filter((sec) => !isChain(sec.title) && sec.title !== "课程目录").map((sec) => sec.body);
@@ -205,15 +253,18 @@ export function homePage(
   const alias = (title: string | undefined): string => (title === undefined ? "" : `<a id="${escapeHtml(githubSlug(title))}"></a>`);
   const chainAlias = alias(sections.find((sec) => isChain(sec.title))?.title);
   const lessonsAlias = alias(sections.find((sec) => sec.title === "课程目录")?.title);
-  const fragments: Fragments = { "index.chain": chainHtml(chain, md, lessons, lastDecls, codes), "index.lessons": `<ol class="lp-lessons">${cards}</ol>` };
-  const markdown = [
+  return { preamble, rest, chainAlias, lessonsAlias };
+}
+
+function homeMarkdown(hero: { name: string; text: string; tagline: string }, chain: ChainSection, lessons: Lesson[], sections: HomeSections): string {
+  return [
     "---",
     "layout: home",
-    `title: ${yaml(name)}`,
+    `title: ${yaml(hero.name)}`,
     "hero:",
-    `  name: ${yaml(name)}`,
-    `  text: ${yaml(text)}`,
-    `  tagline: ${yaml(tagline)}`,
+    `  name: ${yaml(hero.name)}`,
+    `  text: ${yaml(hero.text)}`,
+    `  tagline: ${yaml(hero.tagline)}`,
     "  actions:",
     "    - theme: brand",
     `      text: ${yaml(`从 ${lessons[0]?.id ?? "s01"} 读起`)}`,
@@ -226,9 +277,9 @@ export function homePage(
     "      link: '#lessons'",
     "---",
     "",
-    preamble,
+    sections.preamble,
     "",
-    chainAlias,
+    sections.chainAlias,
     "",
     "## 一轮对话的完整链路 {#chain}",
     "",
@@ -238,7 +289,7 @@ export function homePage(
     "",
     chain.outro,
     "",
-    lessonsAlias,
+    sections.lessonsAlias,
     "",
     `## ${lessons.length === 12 ? "十二节课" : `${lessons.length} 节课`} {#lessons}`,
     "",
@@ -246,7 +297,6 @@ export function homePage(
     "",
     raw("index.lessons"),
     "",
-    ...rest.flatMap((body) => [body, ""]),
+    ...sections.rest.flatMap((body) => [body, ""]),
   ].join("\n");
-  return { markdown, fragments };
 }
