@@ -59,6 +59,39 @@ export function displayUrl(url: string): string {
   }
 }
 
+/** 服务器地址：得是 http(s)，不夹带用户名密码。不合格就记一条问题，交回 undefined。 */
+function parseBaseUrl(raw: string | undefined, problems: string[]): URL | undefined {
+  if (raw === undefined) {
+    problems.push(`${ENV.baseUrl} 没有设置：OpenAI 兼容接口的地址，写到 /v1 为止，如 http://127.0.0.1:11434/v1（Ollama）或 https://api.deepseek.com/v1`);
+    return undefined;
+  }
+  let base: URL;
+  try {
+    base = new URL(raw);
+  } catch {
+    problems.push(`${ENV.baseUrl} 不是 http(s) 地址：${displayUrl(raw)}`);
+    return undefined;
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:") {
+    problems.push(`${ENV.baseUrl} 不是 http(s) 地址：${displayUrl(raw)}`);
+    return undefined;
+  }
+  if (base.username !== "" || base.password !== "") {
+    problems.push(`${ENV.baseUrl} 里不要夹带用户名密码，密钥放在 ${ENV.apiKey}`);
+    return undefined;
+  }
+  return base;
+}
+
+/** 正整数设置（超时、次数）：没设交回 undefined；设得不对记一条问题，也交回 undefined。 */
+function parsePositive(name: string, raw: string | undefined, unit: string, problems: string[]): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value > 0) return value;
+  problems.push(`${name} 要是正整数（${unit}），现在是 "${raw}"`);
+  return undefined;
+}
+
 /** 从环境变量读设置。空字符串当没设。问题按变量顺序列出，每条都说清该怎么设。 */
 export function readLiveConfig(env: Record<string, string | undefined>): ConfigResult {
   const get = (name: string): string | undefined => {
@@ -66,25 +99,8 @@ export function readLiveConfig(env: Record<string, string | undefined>): ConfigR
     return value === undefined || value === "" ? undefined : value;
   };
   const problems: string[] = [];
-
   const rawBase = get(ENV.baseUrl);
-  let base: URL | undefined;
-  if (rawBase === undefined) {
-    problems.push(`${ENV.baseUrl} 没有设置：OpenAI 兼容接口的地址，写到 /v1 为止，如 http://127.0.0.1:11434/v1（Ollama）或 https://api.deepseek.com/v1`);
-  } else {
-    try {
-      base = new URL(rawBase);
-    } catch {
-      base = undefined;
-    }
-    if (base === undefined || (base.protocol !== "http:" && base.protocol !== "https:")) {
-      problems.push(`${ENV.baseUrl} 不是 http(s) 地址：${displayUrl(rawBase)}`);
-      base = undefined;
-    } else if (base.username !== "" || base.password !== "") {
-      problems.push(`${ENV.baseUrl} 里不要夹带用户名密码，密钥放在 ${ENV.apiKey}`);
-      base = undefined;
-    }
-  }
+  const base = parseBaseUrl(rawBase, problems);
 
   const model = get(ENV.model);
   if (model === undefined) problems.push(`${ENV.model} 没有设置：模型名，如 qwen2.5-coder:7b（Ollama）或 deepseek-chat`);
@@ -94,14 +110,7 @@ export function readLiveConfig(env: Record<string, string | undefined>): ConfigR
     problems.push(`${ENV.apiKey} 没有设置：连本机以外的服务器必须有密钥（本机地址 localhost / 127.0.0.1 可以不设）`);
   }
 
-  const positive = (name: string, unit: string): number | undefined => {
-    const raw = get(name);
-    if (raw === undefined) return undefined;
-    const value = Number(raw);
-    if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value > 0) return value;
-    problems.push(`${name} 要是正整数（${unit}），现在是 "${raw}"`);
-    return undefined;
-  };
+  const positive = (name: string, unit: string): number | undefined => parsePositive(name, get(name), unit, problems);
   const timeoutMs = positive(ENV.timeoutMs, "毫秒") ?? DEFAULTS.timeoutMs;
   const totalTimeoutMs = positive(ENV.totalTimeoutMs, "毫秒") ?? DEFAULTS.totalTimeoutMs;
   const maxTurns = positive(ENV.maxTurns, "次") ?? DEFAULTS.maxTurns;

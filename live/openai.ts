@@ -447,40 +447,8 @@ export class OpenAICompatibleProvider implements Provider {
     try {
       const body = await this.open(input, clock, stopped);
       yield { type: "message_start" };
-      const decoder = new SseDecoder();
       const assembler = new ChatStreamAssembler(secret);
-      const reader = body.getReader();
-      let received = 0;
-      let answered = false;
-      let thinking = false;
-      try {
-        while (!assembler.done) {
-          let chunk: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            chunk = await reader.read();
-          } catch (error) {
-            throw stopped() ?? new Error(`connection lost after ${received} bytes: ${networkReason(error)}`);
-          }
-          if (!chunk.done) {
-            received += chunk.value.byteLength;
-            clock.touch(); // 任何字节都算动静，保活注释也是
-          }
-          for (const message of chunk.done ? decoder.end() : decoder.push(chunk.value)) {
-            for (const text of assembler.accept(message)) {
-              answered = true;
-              yield { type: "text_delta", text };
-            }
-            if (!thinking && assembler.isThinking()) {
-              thinking = true;
-              this.options.onThinking?.();
-            }
-            if (assembler.done) break;
-          }
-          if (chunk.done) break;
-        }
-      } finally {
-        reader.cancel().catch(() => undefined);
-      }
+      const { received, answered } = yield* this.readAnswer(body, assembler, clock, stopped);
       // 没等到 [DONE]：若 finish_reason 已经到了，回答其实是完整的（有的服务器不写 [DONE]），照常收尾；否则是半截。
       if (!assembler.done && assembler.finishReason === undefined) {
         throw new Error(`the stream ended before [DONE] after ${received} bytes: the server closed the connection mid-answer`);
@@ -495,6 +463,49 @@ export class OpenAICompatibleProvider implements Provider {
     } finally {
       clock.stop();
     }
+  }
+
+  /** 读响应体，把 SSE 消息交给 assembler，文字一到就交出去；读完或等到 [DONE] 为止。交回收到多少字节、有没有文字。 */
+  private async *readAnswer(
+    body: ReadableStream<Uint8Array>,
+    assembler: ChatStreamAssembler,
+    clock: RequestClock,
+    stopped: () => Error | undefined,
+  ): AsyncGenerator<ProviderEvent, { received: number; answered: boolean }> {
+    const decoder = new SseDecoder();
+    const reader = body.getReader();
+    let received = 0;
+    let answered = false;
+    let thinking = false;
+    try {
+      while (!assembler.done) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throw stopped() ?? new Error(`connection lost after ${received} bytes: ${networkReason(error)}`);
+        }
+        if (!chunk.done) {
+          received += chunk.value.byteLength;
+          clock.touch(); // 任何字节都算动静，保活注释也是
+        }
+        for (const message of chunk.done ? decoder.end() : decoder.push(chunk.value)) {
+          for (const text of assembler.accept(message)) {
+            answered = true;
+            yield { type: "text_delta", text };
+          }
+          if (!thinking && assembler.isThinking()) {
+            thinking = true;
+            this.options.onThinking?.();
+          }
+          if (assembler.done) break;
+        }
+        if (chunk.done) break;
+      }
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+    return { received, answered };
   }
 
   /** 发出请求，等来响应头，确认回来的是一条流；不是（HTTP 错误、JSON、HTML 页）就读一段正文说清原因并抛错。 */
