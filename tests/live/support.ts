@@ -22,7 +22,6 @@ export function useLiveTimeout(): void {
 }
 
 export const KEY = "sk-test-SECRET-4f9c";
-export const ROOT = join(import.meta.dirname, "..", "..");
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const INPUT: ProviderInput = { systemPrompt: "你是测试助手。", messages: [{ role: "user", content: "你好" }], tools: [] };
 

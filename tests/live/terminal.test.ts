@@ -12,7 +12,8 @@ import { EXIT, type LiveIO, USAGE, configHelp, createLiveAgent } from "../../liv
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
 import { DONE, type Pause, type Reply, event, finishChunk, textAnswer, textChunk } from "../../live/replay.ts";
 import { type Agent, type AssistantMessage, PrintMode, runOneTurn } from "../../s12_packages/code.ts";
-import { HandClock, ROOT, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useLiveTimeout, useWorkspace, utf8, withServer, workspace } from "./support.ts";
+import { ROOT } from "../../tooling/course.ts";
+import { HandClock, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useLiveTimeout, useWorkspace, utf8, withServer, workspace } from "./support.ts";
 
 useLiveTimeout();
 useWorkspace();
