@@ -7,6 +7,7 @@ import { type Message, type TextContent, type ToolCall, type ToolResultMessage }
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import {
   type AgentSession,
+  type AgentSessionRuntime,
   convertToLlm,
   createAgentSession,
   createAgentSessionFromServices,
@@ -191,13 +192,30 @@ async function runExtensions(scenario: Extract<MechanismScenario, { mechanism: "
 }
 
 // ── s10：runPrintMode ─────────────────────────────────────
+type ModeScenario = Extract<MechanismScenario, { mechanism: "s10" }>;
+
+/** runPrintMode 写出的东西：退出码、标准输出、标准错误。 */
+type Printed = { code: number; stdout: string; stderr: string };
+
 /** 跑 runPrintMode，接住它写到 stdout / stderr 的东西（它用 process.stdout.write 和 console.error）。 */
-async function runMode(scenario: Extract<MechanismScenario, { mechanism: "s10" }>, dirs: ScenarioDirs): Promise<Observation> {
+async function runMode(scenario: ModeScenario, dirs: ScenarioDirs): Promise<Observation> {
   resetJournal();
-  let requests = 0;
+  const asked = { count: 0 };
+  const runtime = await printModeRuntime(scenario, dirs, asked);
+  const printed = await captureOutput(() => runPrintMode(runtime, { mode: scenario.mode, initialMessage: scenario.input }));
+  const lines = printed.stdout.split("\n").filter((l) => l !== "");
+  if (scenario.mode === "text") return { facts: textModeFacts(scenario, printed, lines, asked.count), traces: {} };
+  return { facts: jsonModeFacts(printed.stdout, lines), traces: {} };
+}
+
+/**
+ * runPrintMode 要的运行时：不加载任何资料，内置工具只留 read，模型照剧本回答。
+ * asked.count 数模型被问了几次（出错的剧本要看重试有没有发生）。
+ */
+async function printModeRuntime(scenario: ModeScenario, dirs: ScenarioDirs, asked: { count: number }): Promise<AgentSessionRuntime> {
   const modelRuntime = await ModelRuntime.create({ authPath: join(dirs.agentDir, "auth.json"), modelsPath: join(dirs.agentDir, "models.json") });
   await modelRuntime.setRuntimeApiKey(SESSION_MODEL.provider, "scripted");
-  const runtime = await createAgentSessionRuntime(
+  return createAgentSessionRuntime(
     async (options) => {
       const services = await createAgentSessionServices({
         cwd: options.cwd,
@@ -214,11 +232,15 @@ async function runMode(scenario: Extract<MechanismScenario, { mechanism: "s10" }
         thinkingLevel: "off",
         excludeTools: ["bash", "edit", "write"],
       });
-      created.session.agent.streamFunction = () => streamReply(scenario.replies[requests++] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+      created.session.agent.streamFunction = () => streamReply(scenario.replies[asked.count++] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
       return { ...created, services, diagnostics: services.diagnostics };
     },
     { cwd: dirs.cwd, agentDir: dirs.agentDir, sessionManager: SessionManager.inMemory(dirs.cwd) },
   );
+}
+
+/** 跑 run 的这段时间里，把 process.stdout / stderr 的 write 换成记录；跑完（抛出也算）一定换回去。 */
+async function captureOutput(run: () => Promise<number>): Promise<Printed> {
   const out: string[] = [];
   const err: string[] = [];
   const capture =
@@ -234,34 +256,36 @@ async function runMode(scenario: Extract<MechanismScenario, { mechanism: "s10" }
   process.stderr.write = capture(err) as typeof process.stderr.write;
   let code: number;
   try {
-    code = await runPrintMode(runtime, { mode: scenario.mode, initialMessage: scenario.input });
+    code = await run();
   } finally {
     process.stdout.write = stdoutWrite;
     process.stderr.write = stderrWrite;
   }
-  const stdout = out.join("");
-  const lines = stdout.split("\n").filter((l) => l !== "");
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+/** text 模式看输出的每一行；剧本里 provider 出错时，再看错误说明写在哪、退出码、模型被问了几次。 */
+function textModeFacts(scenario: ModeScenario, printed: Printed, lines: string[], asked: number): Observation["facts"] {
+  const facts: Observation["facts"] = { 标准输出: lines };
   const failure = scenario.replies.find((r) => r.kind === "error");
-  if (scenario.mode === "text") {
-    const facts: Observation["facts"] = { 标准输出: lines };
-    if (failure !== undefined) {
-      facts["错误说明写在哪"] = [err.join("").includes(failure.message) ? "标准错误" : stdout.includes(failure.message) ? "标准输出" : "哪儿都没有"];
-      facts["退出码"] = [String(code)];
-      facts["问了模型几次"] = [String(requests)];
-    }
-    return { facts, traces: {} };
+  if (failure !== undefined) {
+    facts["错误说明写在哪"] = [printed.stderr.includes(failure.message) ? "标准错误" : printed.stdout.includes(failure.message) ? "标准输出" : "哪儿都没有"];
+    facts["退出码"] = [String(printed.code)];
+    facts["问了模型几次"] = [String(asked)];
   }
+  return facts;
+}
+
+/** json 模式看事件流的形状：每行是不是 JSON、开头、事件种类、读得出的消息、结尾、行分隔符有没有转义。 */
+function jsonModeFacts(stdout: string, lines: string[]): Observation["facts"] {
   const events = jsonEvents(lines) as { type: string; message?: { role: string; content: unknown } }[];
   return {
-    facts: {
-      每行都能按JSON解析: [parsesAsJson(lines)],
-      开头的会话头: [events[0]?.type === "session" ? "有" : "没有"],
-      "事件种类（按第一次出现）": [...new Set(events.map((e) => e.type))],
-      读得出的消息: events.flatMap((e) => (e.type === "message_end" && e.message !== undefined ? [messageEventLine(textOf(e.message), e.message.role)] : [])),
-      最后一个事件: [events.at(-1)?.type ?? "（没有）"],
-      "原样的 U+2028 / U+2029": [rawSeparators(stdout)],
-    },
-    traces: {},
+    每行都能按JSON解析: [parsesAsJson(lines)],
+    开头的会话头: [events[0]?.type === "session" ? "有" : "没有"],
+    "事件种类（按第一次出现）": [...new Set(events.map((e) => e.type))],
+    读得出的消息: events.flatMap((e) => (e.type === "message_end" && e.message !== undefined ? [messageEventLine(textOf(e.message), e.message.role)] : [])),
+    最后一个事件: [events.at(-1)?.type ?? "（没有）"],
+    "原样的 U+2028 / U+2029": [rawSeparators(stdout)],
   };
 }
 

@@ -108,22 +108,36 @@ const abortedReply = (): AssistantMessageEventStream => {
   return stream;
 };
 
-export async function runPi(scenario: FidelityScenario): Promise<Run> {
-  const requests: FidelityTrace[] = [];
-  let overrun = false;
-  // 调用方的剧本在模型第一次被问到时插一手（scenarios.ts 的 CallerPlan），见 runWithAgent
-  let firstRequest: FirstRequest | undefined;
-  const streamFn: StreamFn = async (_model, context, options) => {
-    requests.push(asRequest(normalisePi(context.messages)));
-    const n = requests.length - 1;
-    if (n === 0 && firstRequest !== undefined && (await firstRequest(options?.signal)) === "aborted") return abortedReply();
-    const reply = scenario.reply(n);
-    if (reply !== undefined) return streamReply(reply);
-    overrun = true;
-    return streamReply({ kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
-  };
+/** 照剧本回答的模型：记下每次请求时模型看到的消息；剧本答完了还被问，就记一笔 overrun。 */
+type ScriptedModel = {
+  streamFn: StreamFn;
+  requests: FidelityTrace[];
+  overrun: boolean;
+  /** 调用方的剧本在模型第一次被问到时插一手（scenarios.ts 的 CallerPlan），见 runWithAgent。 */
+  firstRequest: FirstRequest | undefined;
+};
 
-  const tools: AgentTool[] = scenario.tools.map((tool) => ({
+function scriptedModel(scenario: FidelityScenario): ScriptedModel {
+  const model: ScriptedModel = {
+    requests: [],
+    overrun: false,
+    firstRequest: undefined,
+    streamFn: async (_model, context, options) => {
+      model.requests.push(asRequest(normalisePi(context.messages)));
+      const n = model.requests.length - 1;
+      if (n === 0 && model.firstRequest !== undefined && (await model.firstRequest(options?.signal)) === "aborted") return abortedReply();
+      const reply = scenario.reply(n);
+      if (reply !== undefined) return streamReply(reply);
+      model.overrun = true;
+      return streamReply({ kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+    },
+  };
+  return model;
+}
+
+/** 剧本的工具写成 AgentTool：参数全是必填的字符串，执行时照剧本给出输出。 */
+const piTools = (scenario: FidelityScenario): AgentTool[] =>
+  scenario.tools.map((tool) => ({
     name: tool.name,
     label: tool.name,
     description: `${tool.name} tool`,
@@ -136,6 +150,8 @@ export async function runPi(scenario: FidelityScenario): Promise<Run> {
     execute: async (_toolCallId, params) => ({ content: [{ type: "text", text: toolOutput(tool, asRecord(params)) }], details: {} }),
   }));
 
+/** 循环的配置：剧本里的钩子接到 beforeToolCall / afterToolCall，piTurnLimit 接到 finishTurn。 */
+function loopConfig(scenario: FidelityScenario): AgentLoopConfig {
   const config: AgentLoopConfig = { model: MODEL, convertToLlm: llmMessages };
   const { before, after } = scenario.hooks ?? {};
   // Pi 的钩子本来就是 async 的（类型写着返回 Promise），before.async 在这一边不改变写法；undefined 就是 Pi 的放行
@@ -156,29 +172,38 @@ export async function runPi(scenario: FidelityScenario): Promise<Run> {
     let turns = 0;
     config.finishTurn = () => (++turns >= piTurnLimit ? { action: "end" } : undefined);
   }
+  return config;
+}
 
-  if (scenario.caller !== undefined) {
-    const agent = new Agent({
-      initialState: { model: MODEL, tools },
-      convertToLlm: llmMessages,
-      streamFn,
-      ...(config.beforeToolCall === undefined ? {} : { beforeToolCall: config.beforeToolCall }),
-      ...(config.afterToolCall === undefined ? {} : { afterToolCall: config.afterToolCall }),
-    });
-    const { caller, first } = callerScript(scenario, agent);
-    firstRequest = first;
-    return { ...(await caller()), requests, overrun };
-  }
-
+/** 一个循环剧本在真实 Pi 上跑一次：一般的剧本交给 runAgentLoop，调用方的剧本交给 Agent（runWithAgent）。 */
+export async function runPi(scenario: FidelityScenario): Promise<Run> {
+  const model = scriptedModel(scenario);
+  const tools = piTools(scenario);
+  const config = loopConfig(scenario);
+  if (scenario.caller !== undefined) return runWithAgent(scenario, model, tools, config);
   const messages = await runAgentLoop(
     [{ role: "user", content: scenario.input, timestamp: Date.now() }],
     { messages: [], tools },
     config,
     () => {},
     undefined,
-    streamFn,
+    model.streamFn,
   );
-  return { trace: normalisePi(llmMessages(messages)), requests, overrun };
+  return { trace: normalisePi(llmMessages(messages)), requests: model.requests, overrun: model.overrun };
+}
+
+/** 调用方的剧本不走 runAgentLoop：同样的模型、工具和钩子装进 Agent，由 callerScript 去 prompt() 和 abort()。 */
+async function runWithAgent(scenario: FidelityScenario, model: ScriptedModel, tools: AgentTool[], config: AgentLoopConfig): Promise<Run> {
+  const agent = new Agent({
+    initialState: { model: MODEL, tools },
+    convertToLlm: llmMessages,
+    streamFn: model.streamFn,
+    ...(config.beforeToolCall === undefined ? {} : { beforeToolCall: config.beforeToolCall }),
+    ...(config.afterToolCall === undefined ? {} : { afterToolCall: config.afterToolCall }),
+  });
+  const { caller, first } = callerScript(scenario, agent);
+  model.firstRequest = first;
+  return { ...(await caller()), requests: model.requests, overrun: model.overrun };
 }
 
 /** 模型第一次被问到时做什么：回 "aborted" 就以 aborted 收尾，回 "released" 就照剧本回答。 */
