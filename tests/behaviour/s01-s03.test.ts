@@ -75,7 +75,7 @@ const R7_PATHS: { name: string; needs?: Feature; script: Script; setup?: (agent:
 
 describe("R7：core 的输出只经过 Output，正常和出错的路上都碰不到 console 和 process.stdout / stderr", () => {
   forLessonsFrom("s01", (id, load) => {
-    it("每条路上都没碰进程的输出流，写出的行都到了 Output", async () => {
+    it("每条路上都没碰进程的输出流，这一轮的最后回答写到了 Output", async () => {
       const mod = await load();
       const boom = { spec: { name: "boom", description: "", input: {} }, handler: (): never => { throw new Error("tool exploded"); } };
       for (const path of R7_PATHS.filter((p) => p.needs === undefined || has(id, p.needs))) {
@@ -85,9 +85,14 @@ describe("R7：core 的输出只经过 Output，正常和出错的路上都碰�
           const output = { log: (line: string) => void out.push(line) };
           const { agent, lines } = makeAgent(id, mod, { provider, tools: [boom], mode: mode === undefined ? undefined : new mod[mode](output) });
           path.setup?.(agent);
-          const touched = await streamTouches(() => mod.runOneTurn(agent, "hi"));
-          expect(touched, `${path.name}${mode ? `（${mode}）` : ""}`).toEqual([]);
-          expect([...lines, ...out].length, `${path.name}: core 的输出到了 Output`).toBeGreaterThan(0);
+          let reply: { content: string } | undefined;
+          const touched = await streamTouches(async () => void (reply = await mod.runOneTurn(agent, "hi")));
+          const where = `${path.name}${mode ? `（${mode}）` : ""}`;
+          expect(touched, where).toEqual([]);
+          // 这一轮的最后回答（出错时就是那句错误）写到了 Output；JsonMode 写的是 JSON，所以比转义后的样子
+          const answer = reply?.content ?? "";
+          expect(answer, where).not.toBe("");
+          expect([...lines, ...out].join("\n"), `${where}: 最后的回答到了 Output`).toContain(mode === "JsonMode" ? JSON.stringify(answer).slice(1, -1) : answer);
         }
       }
     });
