@@ -84,6 +84,8 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "ghost-literal-label", rule: rule("没有幽灵"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
   // class 6: a code-looking word in plain prose is a name too
   { file: "ghost-prose", rule: rule("没有幽灵"), message: /^s03 README 工作原理: ghost noun `ContextBlock` in prose \(not in s03_fixture\/code\.ts\)$/ },
+  // a JavaScript method hung on a course name is still a ghost: only a JavaScript root (`Promise.all`) makes a path JavaScript's
+  { file: "ghost-builtin-member", rule: rule("没有幽灵"), message: /^s03 README 工作原理: ghost noun `collect\.flatMap` \(not in s03_fixture\/code\.ts\)$/ },
   { file: "vocabulary", rule: rule("词汇纪律"), message: /^s03 README 工作原理: `run` is introduced in s04; .*\(R-写⑤\)$/ },
   { file: "vocabulary-prose", rule: rule("词汇纪律"), message: /^s03 README 接下来: `ToolCall` \(in prose\) is introduced in s04; 接下来 may only use names this lesson has explained \(R-写⑤\)$/ },
   // class 7: 试一下's prose (outside its code blocks) is under R-写⑤ too

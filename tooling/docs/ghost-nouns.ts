@@ -4,7 +4,8 @@
  *   A space-free inline code span that is not a path, filename, command word, kebab-case word, number,
  *   lesson id (`s04`) or rule id (`R5`, `U1`) is read as names (`A`, `A.b`, `A#b`, `fn()`, `A<B>`); every
  *   part must be an identifier/keyword token or string-literal content of this lesson's code.ts
- *   (comments don't count). A quoted literal (`"toolUse"`, even with spaces) must occur in code.ts.
+ *   (comments don't count), or the whole path must be JavaScript's own (`structuredClone`, `toString`, `Promise.all`;
+ *   not `ToolRegistry.find`: see isJsBuiltinPath). A quoted literal (`"toolUse"`, even with spaces) must occur in code.ts.
  *   Plain prose is held to the same rule for code-looking words: camelCase/PascalCase (a lowercase letter
  *   followed by an uppercase one: `maxTurns`, `ContextBlock`), snake_case, or a call `name()`; product
  *   names (PRODUCT_WORDS) and file names (APPEND_SYSTEM.md) pass. Names this lesson removes by U1 (s03
@@ -21,7 +22,7 @@ import { lessonNumber } from "../course.ts";
 import { type Section, containers, inlineLines, lineText, parseReadme, walk } from "../markdown.ts";
 import { TS_WORDS, codeTokens } from "../names.ts";
 import { type DocsContext, laterLesson } from "./context.ts";
-import { IGNORED_WORDS, JS_BUILTINS, PRODUCT_WORDS, type Span, classifySpan, ghostLooking, proseTokens, spansOfLine } from "./spans.ts";
+import { IGNORED_WORDS, PRODUCT_WORDS, type Span, classifySpan, ghostLooking, isJsBuiltinPath, proseTokens, spansOfLine } from "./spans.ts";
 
 const SAYS_PI = /(?<![\w-])Pi(?![\w-])/;
 
@@ -43,7 +44,8 @@ type Judge = {
   ctx: DocsContext;
   mainline: boolean;
   say(what: string): void;
-  known(part: string): boolean;
+  /** Every part of the path is this lesson's (code tokens, names its U1 upgrade removes, TypeScript words), or JavaScript defines the whole path. */
+  known(parts: readonly string[]): boolean;
 };
 
 /** A later lesson's name in 接入主线 with a label: the label must be right. Returns whether it was handled. */
@@ -65,7 +67,7 @@ function checkName(j: Judge, shown: string, parts: readonly string[], where: str
   }
   // a name of Pi 1.6.0 on a line that says it is Pi's (`Pi 里叫 ExtensionFactory`) points the reader to Pi, not to code.ts
   const piName = saysPi && (j.ctx.pi.hasName(parts.slice(0, 2).join(".")) || (parts.length === 1 && j.ctx.pi.hasLiteral(parts[0] ?? "")));
-  if (parts.some((p) => !j.known(p)) && !piName) j.say(`ghost noun \`${shown}\`${where} (not in ${j.ctx.lessonDir}/code.ts)`);
+  if (!j.known(parts) && !piName) j.say(`ghost noun \`${shown}\`${where} (not in ${j.ctx.lessonDir}/code.ts)`);
 }
 
 /** A quoted literal must be in code.ts — or, labelled with a later lesson in 接入主线, first appear in that lesson. */
@@ -117,7 +119,8 @@ export function checkGhostNouns(lessonId: string, readme: string, ctx: DocsConte
   const out: string[] = [];
   const tokens = codeTokens(ctx.code);
   const removed = removedNames(ctx);
-  const known = (part: string): boolean => tokens.has(part) || removed.has(part) || TS_WORDS.has(part) || JS_BUILTINS.has(part);
+  const ours = (part: string): boolean => tokens.has(part) || removed.has(part) || TS_WORDS.has(part);
+  const known = (parts: readonly string[]): boolean => parts.every(ours) || isJsBuiltinPath(parts);
   for (const section of parseReadme(readme).sections) {
     if (section.name === "Pi 源码溯源") continue;
     const say = (what: string): void => void out.push(`${lessonId} README ${section.name}: ${what}`);

@@ -73,10 +73,29 @@ export const PRODUCT_WORDS: ReadonlySet<string> = new Set(["TypeScript", "JavaSc
  * JavaScript's own names — globals such as `BigInt`, `Promise`, `structuredClone`, and members of the standard prototypes
  * such as `toString`, `then`: a README may talk about the language itself without code.ts declaring them.
  */
-export const JS_BUILTINS: ReadonlySet<string> = new Set([
-  ...Object.getOwnPropertyNames(globalThis),
-  ...[Object, Function, Array, String, Promise, Error, Map, Set].flatMap((c) => Object.getOwnPropertyNames(c.prototype)),
-]);
+export const JS_GLOBALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(globalThis));
+/** Methods every reader knows by their bare name (`toString`, `then`, `flatMap`): members of the common built-in prototypes. */
+const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set(
+  [Object, Function, Array, String, Promise, Error, Map, Set].flatMap((c) => Object.getOwnPropertyNames(c.prototype)),
+);
+
+/**
+ * A name path that JavaScript itself defines: a global (`structuredClone`, `JSON`), a bare method of a built-in
+ * prototype (`toString`), a member of a global (`Promise.all`, `Object.hasOwn`) or of its prototype (`Array.prototype.flatMap`).
+ * A longer path needs a JavaScript root: `ToolRegistry.find` is not JavaScript's, even though arrays have a `find`.
+ */
+export function isJsBuiltinPath(parts: readonly string[]): boolean {
+  const [root, ...rest] = parts;
+  if (root !== undefined && rest.length === 0 && PROTOTYPE_MEMBERS.has(root)) return true;
+  if (root === undefined || !JS_GLOBALS.has(root)) return false;
+  const value: unknown = (globalThis as Record<string, unknown>)[root];
+  let members = new Set<string>();
+  if ((typeof value === "function" || typeof value === "object") && value !== null) {
+    const proto: unknown = typeof value === "function" ? (value as { prototype?: unknown }).prototype : undefined;
+    members = new Set([...Object.getOwnPropertyNames(value), ...(typeof proto === "object" && proto !== null ? Object.getOwnPropertyNames(proto) : [])]);
+  }
+  return rest.every((part) => part === "prototype" || members.has(part));
+}
 
 export type SpanKind =
   | { kind: "ignore" }
