@@ -87,17 +87,18 @@ describe("fastExpect 和 vitest 的 expect 查的是同一件事", () => {
   });
 
   it("toContain、not.toContain、toMatch、not.toMatch、toHaveLength、比大小：任意值，结果和错误消息都一样", () => {
-    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("error: x", "half\nerror: y", ""));
+    // 常量里有能被每个正则匹配上的字符串（"a" 对 /a/g、/a/y），不靠随机种子碰巧生成
+    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("error: x", "half\nerror: y", "", "a", "banana", "ab"));
     const haystack = fc.oneof(text, fc.array(fc.oneof(text, fc.integer(), fc.constant(NaN)), { maxLength: 4 }), fc.anything({ maxDepth: 1 }));
-    const pattern = fc.oneof(fc.constantFrom(/^error: /, /x$/s, /y/, /^$/, /a/g), fc.string({ maxLength: 2 }));
+    const pattern = fc.oneof(fc.constantFrom(/^error: /, /x$/s, /y/, /^$/, /a/g, /a/y), fc.string({ maxLength: 2 }));
     fc.assert(
       fc.property(haystack, fc.oneof(text, fc.integer(), fc.constant(NaN)), pattern, fc.integer({ min: -1, max: 5 }), (h, item, p, n) => {
         expect(outcome(() => fastExpect(h, "m").toContain(item))).toBe(outcome(() => expect(h, "m").toContain(item)));
         expect(outcome(() => fastExpect(h, "m").not.toContain(item))).toBe(outcome(() => expect(h, "m").not.toContain(item)));
-        const re = p instanceof RegExp ? new RegExp(p.source, p.flags) : p;
-        const re2 = p instanceof RegExp ? new RegExp(p.source, p.flags) : p;
-        expect(outcome(() => fastExpect(h, "m").toMatch(re))).toBe(outcome(() => expect(h, "m").toMatch(re2)));
-        expect(outcome(() => fastExpect(h, "m").not.toMatch(re))).toBe(outcome(() => expect(h, "m").not.toMatch(re2)));
+        // 每次调用一个新的正则：带 g/y 的正则记着 lastIndex，共用一个对象，后一次调用看到的就不是同一个正则了
+        const re = (): RegExp | string => (p instanceof RegExp ? new RegExp(p.source, p.flags) : p);
+        expect(outcome(() => fastExpect(h, "m").toMatch(re()))).toBe(outcome(() => expect(h, "m").toMatch(re())));
+        expect(outcome(() => fastExpect(h, "m").not.toMatch(re()))).toBe(outcome(() => expect(h, "m").not.toMatch(re())));
         expect(outcome(() => fastExpect(h, "m").toHaveLength(n))).toBe(outcome(() => expect(h, "m").toHaveLength(n)));
         for (const x of [h, n, item]) {
           expect(outcome(() => fastExpect(x, "m").toBeGreaterThan(n))).toBe(outcome(() => expect(x, "m").toBeGreaterThan(n)));
@@ -108,6 +109,16 @@ describe("fastExpect 和 vitest 的 expect 查的是同一件事", () => {
       }),
       params,
     );
+  });
+
+  it("带 g/y 标志的正则：两个方向都交给 expect 判（以前 not.toMatch 在这里直接放行，匹配上了也算过）", () => {
+    // 每次用一个新的正则：带 g/y 的正则记着 lastIndex，同一个对象用第二次结果就变了
+    for (const flags of ["g", "y"]) {
+      const re = (): RegExp => new RegExp("a", flags);
+      expect(outcome(() => fastExpect("a", "m").not.toMatch(re()))).toBe(outcome(() => expect("a", "m").not.toMatch(re())));
+      expect(() => fastExpect("a", "m").not.toMatch(re())).toThrow();
+      expect(() => fastExpect("a", "m").toMatch(re())).not.toThrow();
+    }
   });
 
   it("toThrow、not.toThrow：函数只调一次，结果和错误消息都一样", () => {

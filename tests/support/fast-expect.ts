@@ -79,7 +79,7 @@ class FastExpect<T> {
   }
 
   toMatch(pattern: RegExp | string): void {
-    decide(() => matches(this.actual, pattern), () => this.slow().toMatch(pattern), FastExpect.prototype.toMatch);
+    decide(() => matches(this.actual, pattern) === true, () => this.slow().toMatch(pattern), FastExpect.prototype.toMatch);
   }
 
   toHaveLength(length: number): void {
@@ -134,7 +134,7 @@ class FastExpectNot<T> {
   }
 
   toMatch(pattern: RegExp | string): void {
-    decide(() => typeof this.actual === "string" && !matches(this.actual, pattern), () => this.slow().toMatch(pattern), FastExpectNot.prototype.toMatch);
+    decide(() => matches(this.actual, pattern) === false, () => this.slow().toMatch(pattern), FastExpectNot.prototype.toMatch);
   }
 
   /** 调一次那个函数，没抛就过；抛了就由 expect 报它抛了什么（把同一个错误再抛给它看，不再调第二次）。 */
@@ -168,11 +168,15 @@ function notContains(actual: unknown, item: unknown): boolean {
   return Array.isArray(actual) && actual.indexOf(item) === -1;
 }
 
-/** toMatch 的便宜判断：只认没有 g/y 标志的正则（test 不改 lastIndex），字符串就是包含。 */
-function matches(actual: unknown, pattern: RegExp | string): boolean {
-  if (typeof actual !== "string") return false;
+/**
+ * toMatch 的便宜判断：字符串对字符串就是包含；正则只认没有 g/y 标志的（test 不改 lastIndex）。
+ * 拿不准（不是字符串、带 g/y 的正则）就交回 undefined，两个方向都交给 vitest 的 expect 去判。
+ */
+function matches(actual: unknown, pattern: RegExp | string): boolean | undefined {
+  if (typeof actual !== "string") return undefined;
   if (typeof pattern === "string") return actual.includes(pattern);
-  return !pattern.global && !pattern.sticky && pattern.test(actual);
+  if (pattern.global || pattern.sticky) return undefined;
+  return pattern.test(actual);
 }
 
 /** 和 vitest 的 expect(actual, message) 一样用，查的也是同一件事；只是通过时不惊动 vitest。 */
