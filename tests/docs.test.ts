@@ -69,6 +69,7 @@ const rule = (prefix: string): string => {
 const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "template-title", rule: rule("模板"), message: /^s03 README 模板 \(§6\.2\): line 1 must be "# s03: <主题> — <点题>"/ },
   { file: "template-boundary", rule: rule("模板"), message: /^s03 README 模板 \(§6\.2\): missing the quote line `> Pi 边界：…`$/ },
+  { file: "template-lazy-quote", rule: rule("模板"), message: /^s03 README 模板 \(§6\.2\): line 5: every line between the title and ## 问题 starts with `>`/ },
   { file: "template-sections", rule: rule("模板"), message: /^s03 README 模板 \(§6\.2\): H2 sections must be exactly .* in this order; got .*## 接下来, ## 接入主线/ },
   { file: "template-folded", rule: rule("模板"), message: /^s03 README 模板 \(§6\.2\): ## Pi 源码溯源 must be folded/ },
   { file: "tryit-output", rule: rule("试一下"), message: /^s03 README 试一下: output differs at line 1: expected "hello, world", got "hello,world"/ },

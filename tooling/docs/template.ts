@@ -27,6 +27,9 @@ export function checkTemplate(lessonId: string, readme: string): string[] {
       say(`line ${lineOf(node)}: only the motto and Pi 边界 quote lines may stand between the title and ## 问题`);
       break;
     }
+    // Markdown lets a plain line straight after `> …` continue the quote ("lazy" continuation); the template wants `>` on every line
+    const lazy = doc.lines.slice(lineOf(node) - 1, node.position?.end.line).findIndex((l) => l.trim() !== "" && !/^ {0,3}>/.test(l));
+    if (lazy !== -1) say(`line ${lineOf(node) + lazy}: every line between the title and ## 问题 starts with \`>\` (the motto, then Pi 边界)`);
     for (const l of linesOf(node.children)) if (lineText(l).trim() !== "") quotes.push(lineText(l).trim());
   }
   const boundary = quotes.findIndex((q) => /^Pi 边界[：:]\s*\S/.test(q));
