@@ -3,7 +3,7 @@
 // 共同的断言：runOneTurn 一定 resolve；存下的每条助手消息 stopReason 合法；每个执行了的调用恰好一条带模型给的 id 的结果；
 // 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
 import fc from "fast-check";
-import { it } from "vitest";
+import { expect, it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
@@ -17,6 +17,8 @@ import { BOUNDARY_RUNS, okProvider, ordinaryTurnAfter, thenable, watchUnhandled 
 forLessonsFrom("tools", (id, load) => {
   it("R4 第 6 类：任意名字（含 __proto__、constructor、toString）：演示工具的路径、工具名、模型名、命令名、包里的名字，要么查到自己的，要么是清楚的「没有」", async () => {
     const mod = await load();
+    // 包那一段：装上的和拒绝的各数一数。一个次次都拒绝的 installPackage 也会走「什么都没变」那条路，得另外挡住
+    const packages = { installed: new Set<string>(), refused: 0 };
     await fc.assert(
       fc.asyncProperty(nameArb, async (name) => {
         // 演示工具：路径是模型给的
@@ -63,6 +65,8 @@ forLessonsFrom("tools", (id, load) => {
           } catch {
             installed = false;
           }
+          if (installed) packages.installed.add(name);
+          else packages.refused++;
           if (installed) {
             fastExpect(agent.registry?.getSpecs().map((s) => s.name)).toEqual([name]);
             fastExpect(agent.runtime?.runCommand(name)).toBe("t {x}");
@@ -74,6 +78,9 @@ forLessonsFrom("tools", (id, load) => {
       }),
       BOUNDARY_RUNS,
     );
+    // 原型上的名字正是这一类要验的：constructor、toString 得真的装得上，而不是都被拒绝。
+    // __proto__ 例外：zod 4 的 z.record 校验时丢掉这个键，包就以「contents 里没有这一项」被拒（安全，见 EVOLUTION.md §8）
+    if (has(id, "packages")) expect(["constructor", "toString"].filter((n) => packages.installed.has(n)), `refused ${packages.refused}`).toEqual(["constructor", "toString"]);
   });
 });
 
