@@ -1,6 +1,6 @@
 // npm run bench：打印四张表，每张是下面一个 section 函数，彼此独立。
 //   pi      mini Pi（默认 s12）和真实 Pi 1.6.0 的 runAgentLoop 做同样的三种工作量，一个进程里交替计时，比每单位耗时；
-//   startup s12 演示（npm start）启动一次花的 CPU，和 tsx 跑一行代码比；
+//   startup s12 演示（npm run s12 / npm start，以及课文件开头写的 npx tsx）启动一次花的 CPU，和 tsx 跑一行代码比；
 //   scale   逐规模的表：每个操作在逐级增大的规模上的每项耗时，看是不是线性增长；
 //   suite   整个 npm test 的墙钟时间（跑 BENCH_SUITE_RUNS 次，默认 3，给最小值和中位数；0 就不跑），测试变慢了在这里看得见。
 // 用法：tsx scripts/bench-table.ts [pi|startup|scale …] [sNN]——不写 section 就全跑，sNN 换一课（默认 s12，也可用 BENCH_LESSON）。
@@ -136,10 +136,16 @@ async function startUp(): Promise<void> {
     writeFileSync(join(dir, "one-line.ts"), 'console.log("hi");\n');
     writeFileSync(join(dir, "zod-only.ts"), 'import { z } from "zod";\nconsole.log(typeof z);\n');
     const one = relative(ROOT, join(dir, "one-line.ts"));
-    const demos = [
-      { label: `npm run s12: ${scripts.s12}`, command: scripts.s12 },
-      { label: `npm start: ${scripts.start}`, command: scripts.start },
-    ].filter((d, i, all) => all.findIndex((e) => e.command === d.command) === i);
+    // 同一条命令只量一次，几个名字写在一行（npm run s12 和 npm start 现在是同一条）
+    const named: [string, string][] = [
+      ["npx tsx s12_packages/code.ts", "tsx s12_packages/code.ts"],
+      ["npm run s12", scripts.s12],
+      ["npm start", scripts.start],
+    ];
+    const demos = [...new Set(named.map(([, command]) => command))].map((command) => ({
+      label: `${named.filter(([, c]) => c === command).map(([name]) => name).join(" / ")}: ${command}`,
+      command,
+    }));
     // 每种启动方式跑一行代码，是这种启动方式的底价；第一条（tsx 跑一行代码）是所有命令的公共基准。
     const floors = [...new Set(["tsx", ...demos.map((d) => launcherOf(d.command))])].map((launcher) => ({ label: `${launcher}, one-line file`, launcher, command: `${launcher} ${one}` }));
     const commands: StartupCommand[] = [
@@ -165,7 +171,7 @@ async function startUp(): Promise<void> {
     console.log(`
 The launcher is the command without its file (and without a --import zod preload); "same launcher" divides by that
 launcher running the one-line file. What the demo adds on top of tsx is almost all the import of zod, whose ~95 modules
-each pass through tsx's loader hooks; npm start imports zod before tsx registers them. See the README's 性能 section.`);
+each pass through tsx's loader hooks; npm run sNN and npm start import zod before tsx registers them. See the README's 性能 section.`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

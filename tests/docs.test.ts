@@ -258,12 +258,24 @@ describe("规则细节", () => {
 
 describe("试一下的命令", () => {
   it("读得懂 npm 脚本和 tsx 命令", () => {
-    const scripts = { s03: "tsx s03_stream/code.ts", start: "tsx s12_packages/code.ts", lint: "eslint ." };
+    const scripts = {
+      s03: "tsx s03_stream/code.ts",
+      s04: "node --import zod --import tsx s04_tool_loop/code.ts",
+      start: "node --import tsx s12_packages/code.ts",
+      plain: "node s04_tool_loop/code.ts",
+      other: "node --import zod s04_tool_loop/code.ts",
+      lint: "eslint .",
+    };
     expect(resolveCommand("npm run s03", scripts)).toEqual({ file: "s03_stream/code.ts", args: [] });
+    expect(resolveCommand("npm run s04 -- --verbose", scripts)).toEqual({ file: "s04_tool_loop/code.ts", args: ["--verbose"] });
     expect(resolveCommand("npm start", scripts)).toEqual({ file: "s12_packages/code.ts", args: [] });
     expect(resolveCommand("npx tsx s04_tool_loop/code.ts", scripts)).toEqual({ file: "s04_tool_loop/code.ts", args: [] });
     expect(resolveCommand("npm run s09", scripts)).toBe('npm script "s09" is not in package.json');
-    expect(resolveCommand("npm run lint", scripts)).toBe('npm script "lint" is `eslint .`, not `tsx <file>`');
+    const notTsx = (name: string, script: string): string => `npm script "${name}" is \`${script}\`, not \`tsx <file>\` or \`node --import tsx <file>\``;
+    expect(resolveCommand("npm run lint", scripts)).toBe(notTsx("lint", "eslint ."));
+    // node 不带 tsx 跑不了 .ts 里的类型（Node 20）：不算课的命令
+    expect(resolveCommand("npm run plain", scripts)).toBe(notTsx("plain", "node s04_tool_loop/code.ts"));
+    expect(resolveCommand("npm run other", scripts)).toBe(notTsx("other", "node --import zod s04_tool_loop/code.ts"));
   });
 
   it("同一条命令只跑一次（npm run s01 和 npx tsx s01_one_turn/code.ts 是同一条），直接用演示已经跑出的结果", async () => {

@@ -66,6 +66,19 @@ export async function runAllDemos(root: string): Promise<Record<string, RunResul
 }
 
 // ── 试一下的命令：npm run s03 / npm start / npx tsx … 解析成 tsx 要跑的文件 ───────────────────────
+/**
+ * A script that runs a lesson file under tsx: `tsx <file> …`, or `node --import … <file> …` with tsx among the
+ * preloads (`node --import zod --import tsx`: zod loads before tsx's hooks, see the README's 性能 section). → file and args.
+ */
+function launchedFile(words: string[]): string[] | undefined {
+  if (words[0] === "tsx") return words.slice(1);
+  if (words[0] !== "node") return undefined;
+  const imports: string[] = [];
+  let i = 1;
+  for (; words[i] === "--import" && words[i + 1] !== undefined; i += 2) imports.push(words[i + 1] as string);
+  return imports.includes("tsx") ? words.slice(i) : undefined;
+}
+
 /** `npm run s03` / `npm start` / `npx tsx s03_stream/code.ts` → the file and args tsx runs, or an error. */
 export function resolveCommand(command: string, scripts: Readonly<Record<string, string>>): { file: string; args: string[] } | string {
   const words = command.trim().split(/\s+/);
@@ -78,9 +91,9 @@ export function resolveCommand(command: string, scripts: Readonly<Record<string,
     if (name === undefined || head.length > (head[1] === "start" ? 2 : 3)) return `cannot read \`${command}\``;
     const script = scripts[name];
     if (script === undefined) return `npm script "${name}" is not in package.json`;
-    const parts = script.trim().split(/\s+/);
-    if (parts[0] !== "tsx") return `npm script "${name}" is \`${script}\`, not \`tsx <file>\``;
-    tsxArgs = [...parts.slice(1), ...extra];
+    const parts = launchedFile(script.trim().split(/\s+/));
+    if (parts === undefined) return `npm script "${name}" is \`${script}\`, not \`tsx <file>\` or \`node --import tsx <file>\``;
+    tsxArgs = [...parts, ...extra];
   } else if (words[0] === "npx" && words[1] === "tsx") tsxArgs = words.slice(2);
   else if (words[0] === "tsx") tsxArgs = words.slice(1);
   else return `not a lesson command: \`${command}\``;
@@ -90,7 +103,7 @@ export function resolveCommand(command: string, scripts: Readonly<Record<string,
 }
 
 /**
- * The real runner: resolves npm scripts through package.json and runs `tsx <file>` from `root` (no npm
+ * The real runner: resolves npm scripts through package.json and runs the lesson file under tsx from `root` (no npm
  * banner). Each distinct command runs once per process (cached promise); at most one run per CPU at a time.
  * `done` holds runs already made (vitest's globalSetup runs every demo once: `s03_stream/code.ts` → result).
  */

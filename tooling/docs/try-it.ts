@@ -5,7 +5,7 @@
  *   (`$ ` prompts allowed; other lines such as comments are not run) — must be followed directly by a
  *   ```text (or plain ```) block holding exactly the commands' stdout (trailing spaces per line and
  *   trailing blank lines ignored). At least one such block must run this lesson. `npm run` is resolved
- *   through package.json scripts and run as `tsx <file>` (no npm banner).
+ *   through package.json scripts (`tsx <file>` or `node --import … --import tsx <file>`) and the file runs under tsx (no npm banner).
  */
 import { findSection, lineOf } from "../markdown.ts";
 import type { DocsContext } from "./context.ts";
