@@ -580,7 +580,7 @@ export function recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: Too
       if (step.done) return step;
       let event: ProviderEvent;
       try {
-        // 只记校验过的调用，记的是校验时做的拷贝，provider 事后再改它手上那个对象也碰不到这里。
+        // 只记校验过的调用。id 和 name 是校验时复制出来的；input 还是 provider 手上那个对象，执行前 registry.run 会再校验一遍。
         // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
         event = parseProviderEvent(step.value);
       } catch (error) {
