@@ -37,6 +37,28 @@ export async function secondTurn(h: Harness, hostile: Step[][], parts: { tools?:
 }
 export const FIRST = [u("first"), a("ok")];
 
+/**
+ * agent 上的一个零件只在第二轮是坏的（provider、loader……）：第二轮以 error 收尾、写进历史，放回去以后第三轮照常。
+ */
+export function brokenForOneTurn(id: string, since: string, input: string, part: "provider" | "loader", broken: unknown, error: string): Row {
+  return {
+    id,
+    since,
+    input,
+    async run(h) {
+      const b = h.agent({ responses: [text("ok"), text("back")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      const real = b.agent[part];
+      Object.assign(b.agent, { [part]: broken });
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      Object.assign(b.agent, { [part]: real });
+      await h.mod.runOneTurn(b.agent, "third");
+      return { reply, messages: b.all() };
+    },
+    expected: { reply: a(error, "error"), messages: [...FIRST, u("second"), a(error, "error"), u("third"), a("back")] },
+  };
+}
+
 /** 一次工具调用的坏参数：第二轮里模型用 input 调 read(path)，然后说 "done"。 */
 export function argsRow(id: string, input: string, args: unknown, result: string, tool: { name: string; params: string[] } = { name: "read", params: ["path"] }): Row {
   return {

@@ -4,7 +4,7 @@ import { echoTool } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Hooks, Msg, ToolLike } from "../../tooling/lesson.ts";
 import { type Step, assistant as a, call, delta, end, start, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
-import { type Row, secondTurn, FIRST, argsRow, nested, hookRow } from "./harness.ts";
+import { type Row, secondTurn, FIRST, argsRow, brokenForOneTurn, nested, hookRow } from "./harness.ts";
 
 export const ROWS_BOUNDARIES_1_6: Row[] = [
   // ══ issue 13：每道边界（第 1–11 类），一类至少一行 ══════════════
@@ -90,25 +90,7 @@ export const ROWS_BOUNDARIES_1_6: Row[] = [
     },
     expected: { messages: [...FIRST, u("second"), a('error: invalid event from provider: {"type":"tool_call"}', "error")], handlerCalls: [] },
   },
-  {
-    id: "provider-without-stream",
-    since: "s03",
-    input: "provider 对象上没有 stream",
-    async run(h) {
-      const b = h.agent({ responses: [text("ok"), text("back")] });
-      await h.mod.runOneTurn(b.agent, "first");
-      const real = b.agent.provider;
-      b.agent.provider = {};
-      const reply = await h.mod.runOneTurn(b.agent, "second");
-      b.agent.provider = real;
-      await h.mod.runOneTurn(b.agent, "third");
-      return { reply, messages: b.all() };
-    },
-    expected: {
-      reply: a("error: provider.stream is not a function", "error"),
-      messages: [...FIRST, u("second"), a("error: provider.stream is not a function", "error"), u("third"), a("back")],
-    },
-  },
+  brokenForOneTurn("provider-without-stream", "s03", "provider 对象上没有 stream", "provider", {}, "error: provider.stream is not a function"),
 
   // ── 第 3 类：工具契约在运行时也算数（s04 起，D27） ───────────
   ...(

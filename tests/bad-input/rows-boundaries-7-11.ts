@@ -3,33 +3,22 @@ import { it } from "vitest";
 import { echoTool } from "../../tooling/agent.ts";
 import { has } from "../../tooling/features.ts";
 import { assistant as a, start, text, user as u } from "../../tooling/script.ts";
-import { type Row, FIRST, nested } from "./harness.ts";
+import { type Row, FIRST, brokenForOneTurn, nested } from "./harness.ts";
 
 export const ROWS_BOUNDARIES_7_11: Row[] = [
   // ── 第 7 类：一轮前后调用的东西也在 R4 里（D29） ──────────────
-  {
-    id: "loader-throws",
-    since: "s08",
-    input: "loader.load() 抛错（读项目资料失败）",
-    async run(h) {
-      const b = h.agent({ responses: [text("ok"), text("back")] });
-      await h.mod.runOneTurn(b.agent, "first");
-      const real = b.agent.loader;
-      b.agent.loader = {
-        load: () => {
-          throw new Error("disk on fire");
-        },
-      };
-      const reply = await h.mod.runOneTurn(b.agent, "second");
-      b.agent.loader = real;
-      await h.mod.runOneTurn(b.agent, "third");
-      return { reply, messages: b.all() };
+  brokenForOneTurn(
+    "loader-throws",
+    "s08",
+    "loader.load() 抛错（读项目资料失败）",
+    "loader",
+    {
+      load: () => {
+        throw new Error("disk on fire");
+      },
     },
-    expected: {
-      reply: a("error: could not start the turn: disk on fire", "error"),
-      messages: [...FIRST, u("second"), a("error: could not start the turn: disk on fire", "error"), u("third"), a("back")],
-    },
-  },
+    "error: could not start the turn: disk on fire",
+  ),
   {
     id: "output-throws",
     since: "s01",
