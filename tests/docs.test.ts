@@ -8,6 +8,7 @@ import { ROOT } from "../tooling/course.ts";
 import { type CommandRunner, createCommandRunner, resolveCommand } from "../tooling/demos.ts";
 import { checkBannedPhrases } from "../tooling/docs/banned.ts";
 import { type DocsContext, contextFor, loadProject } from "../tooling/docs/context.ts";
+import { checkErrorTable, runWordings } from "../tooling/docs/error-table.ts";
 import { checkCodeExcerpts } from "../tooling/docs/excerpts.ts";
 import { checkGhostNouns } from "../tooling/docs/ghost-nouns.ts";
 import { CHECKS, checkLesson, checkReadme } from "../tooling/docs/index.ts";
@@ -103,6 +104,24 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "banned-formula", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节真正交付的」 at line 28 \(R-写④\)$/ },
 ];
 
+const ERROR_TABLE_CASES: { file: string; rule: string; messages: string[] }[] = [
+  // 代码会回的一句话，表上没有
+  {
+    file: "error-table-missing",
+    rule: rule("run 的报错"),
+    messages: ["s04 README 工作原理: ToolRegistry.run can return `arguments must be an object`, but the 报错 table has no row for it"],
+  },
+  // 表上的一句话和代码不一样了：代码那句没有行，表上这句代码说不出来
+  {
+    file: "error-table-drift",
+    rule: rule("run 的报错"),
+    messages: [
+      's04 README 工作原理: ToolRegistry.run can return `argument "<…>" is missing`, but the 报错 table has no row for it',
+      's04 README 工作原理: the 报错 table lists `argument "<…>" is required`, but ToolRegistry.run has no such wording',
+    ],
+  },
+];
+
 describe("文档检查抓得到每一份改坏的样例（tests/fixtures/docs）", () => {
   it("好的样例 s03_fixture/README.md 每条检查都过", async () => {
     const results = await checkReadme("s03", readFileSync(fixtureLesson.readmePath, "utf8"), fixtureCtx);
@@ -110,7 +129,7 @@ describe("文档检查抓得到每一份改坏的样例（tests/fixtures/docs）
   });
 
   it("每条检查都有一份让它失败的样例", () => {
-    expect(new Set(CASES.map((c) => c.rule))).toEqual(new Set(CHECKS.map((c) => c.rule)));
+    expect(new Set([...CASES, ...ERROR_TABLE_CASES].map((c) => c.rule))).toEqual(new Set(CHECKS.map((c) => c.rule)));
   });
 
   for (const c of CASES) {
@@ -122,6 +141,23 @@ describe("文档检查抓得到每一份改坏的样例（tests/fixtures/docs）
       expect(messages).toHaveLength(1);
       expect(messages[0]).toMatch(c.message);
     });
+  }
+
+  // run 的报错一览只在引入 ToolRegistry.run 的那一课（真的 s04）：样例是一张改坏的表，换掉 s04 README 里那张真表，
+  // 其余一字不动，所以别的检查照样全过，只有这一条失败
+  const s04 = project.lessons.find((l) => l.id === "s04");
+  for (const c of ERROR_TABLE_CASES) {
+    it(`bad/${c.file}.md 换进 s04 README 只违反：${c.rule}`, async () => {
+      if (s04 === undefined) throw new Error("no s04");
+      const real = readFileSync(s04.readmePath, "utf8");
+      const start = real.indexOf("| 报错（");
+      const end = real.indexOf("\n\n", start);
+      expect(start, "s04 README has the 报错 table").toBeGreaterThan(0);
+      const text = real.slice(0, start) + readFileSync(join(FIXTURES, "bad", `${c.file}.md`), "utf8").trimEnd() + real.slice(end);
+      const broken = [...(await checkReadme("s04", text, contextFor(project, s04)))].filter(([, messages]) => messages.length > 0);
+      expect(broken.map(([r]) => r)).toEqual([c.rule]);
+      expect(broken[0]?.[1]).toEqual(c.messages);
+    }, 60_000);
   }
 
   it("没有 README.md 的课报 missing", async () => {
@@ -253,6 +289,49 @@ describe("规则细节", () => {
       's03 README 工作原理: code excerpt at line 3 is not in s03_fixture/code.ts (first differing line: "const parts: string[] = [];")',
     ]);
     expect(checkCodeExcerpts("s03", "## Pi 源码溯源\n\n```ts\nanything Pi\n```\n", fixtureCtx)).toEqual([]);
+  });
+});
+
+describe("run 的报错一览：从 run 的语法树读出它会回的每句话", () => {
+  const registry = (body: string): string => `class ToolRegistry {\n  run(call: ToolCall): string {\n${body}\n  }\n}\n`;
+
+  it("模板里的 ${…} 是空位，挑字面量的条件表达式每一支各算一句；比较里的字面量不算；map 之后 join 的是分隔符，别的 join 在空位里", () => {
+    const code = registry(`
+    if (call.name === "x") return \`error: unknown tool "\${call.name}"\`;
+    const problems = call.issues.map((i) => \`argument "\${i.path.join(".")}" \${i.given ? "must be a string" : "is missing"}\`);
+    if (typeof call !== "object") return "error: not an object";
+    return \`error: bad: \${problems.join("; ")} / \${call.keys.map((k) => k).join(" | ")}\`;`);
+    expect(runWordings(code)).toEqual({
+      wordings: ['error: unknown tool "<…>"', 'argument "<…>" must be a string', 'argument "<…>" is missing', "error: not an object", "error: bad: <…> / <…>"],
+      separators: ["; ", " | "],
+    });
+    expect(runWordings("class Other { run() { return \"x\"; } }")).toBeUndefined();
+  });
+
+  it("代码里多了一句、表里多了一句、分隔符变了，都报出来；别的课（run 不是它引入的）不查", () => {
+    const ctx = (code: string, prev: boolean): DocsContext => ({
+      ...fixtureCtx,
+      code,
+      report: { "ToolRegistry#run": "(call: ToolCall) => string" },
+      prevReport: prev ? { "ToolRegistry#run": "(call: ToolCall) => string" } : {},
+    });
+    const code = registry(`
+    if (!call) return "error: gone";
+    return \`error: \${call.keys.map((k) => \`unexpected "\${k}"\`).join(", ")}\`;`);
+    const readme = (rows: string): string => `## 工作原理\n\n| 报错 | 什么时候 |\n|---|---|\n${rows}\n`;
+    const good = "| `error: gone` | 没了 |\n| `error: <说明>` | 出错 |\n| `unexpected \"<参数>\"` | 多了 |\n| `, ` | 隔开 |";
+    expect(checkErrorTable("s04", readme(good), ctx(code, false))).toEqual([]);
+    expect(checkErrorTable("s05", readme(""), ctx(code, true))).toEqual([]);
+    expect(checkErrorTable("s04", readme(good.replace("| `, ` | 隔开 |", "| `; ` | 隔开 |")), ctx(code, false))).toEqual([
+      's04 README 工作原理: ToolRegistry.run joins wordings with ", ", but the 报错 table has no row for that separator',
+      's04 README 工作原理: the 报错 table lists the separator "; ", but ToolRegistry.run joins with no such separator',
+    ]);
+    expect(checkErrorTable("s04", readme(`${good}\n| \`error: extra\` | 多写的 |`), ctx(code, false))).toEqual([
+      "s04 README 工作原理: the 报错 table lists `error: extra`, but ToolRegistry.run has no such wording",
+    ]);
+    expect(checkErrorTable("s04", "## 工作原理\n\n没有表。\n", ctx(code, false))).toEqual([
+      "s04 README 报错一览: no table whose first header cell says 「报错」 lists the wordings ToolRegistry.run can return",
+    ]);
   });
 });
 

@@ -81,7 +81,7 @@ forLessonsFrom("toolLoop", (_id, load) => {
         fc.oneof(fc.constant(null), fc.constant(undefined), fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }), fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(() => "x")),
         (declared, input) => {
           const registry = registryWith(mod.ToolRegistry, declared);
-          fastExpect(registry.run?.({ id: "c1", name: "t", input: input as Record<string, unknown> })).toBe('error: invalid arguments for tool "t": arguments must be an object');
+          fastExpect(registry.run?.({ id: "c1", name: "t", input: input as unknown as Record<string, unknown> })).toBe('error: invalid arguments for tool "t": arguments must be an object');
         },
       ),
       params,

@@ -91,7 +91,7 @@ function editArray(list: unknown[], edits: readonly ArrayEdit[]): void {
       else if (edit.op === "clear") list.length = 0;
       else if (edit.op === "splice") list.splice(edit.at, 1, { id: "e1", parentId: "e1", role: "assistant", content: "spliced" });
       else if (edit.op === "replace") list[edit.at] = { id: "e1", parentId: null, role: "toolResult", content: "replaced", toolCallId: "x" };
-      else for (const item of list) if (typeof item === "object" && item !== null) editAll(item as Record<string, unknown>, edit.edits);
+      else if (edit.op === "each") for (const item of list) if (typeof item === "object" && item !== null) editAll(item as Record<string, unknown>, edit.edits);
     } catch {
       // 冻住的数组改不动
     }

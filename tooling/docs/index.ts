@@ -2,7 +2,7 @@
  * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线), plus README code
  * excerpts against code.ts and Pi citations against Pi 1.6.0. One module per rule, each opening with what a README
  * writer must do to pass it: template.ts, try-it.ts, mainline.ts, ghost-nouns.ts, vocabulary.ts, pi-trace.ts,
- * pi-files.ts, excerpts.ts, banned.ts.
+ * pi-files.ts, excerpts.ts, banned.ts, error-table.ts.
  *
  * Every check is a function `(lessonId, readmeText, context) => string[]` (the 试一下 check is async because it
  * runs commands through the injected `context.run`). Real READMEs and the fixtures under tests/fixtures/docs/ go
@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { checkBannedPhrases } from "./banned.ts";
 import { type CheckFn, type DocsContext, type Project, type ProjectOptions, contextFor, loadProject } from "./context.ts";
+import { checkErrorTable } from "./error-table.ts";
 import { checkCodeExcerpts } from "./excerpts.ts";
 import { checkGhostNouns } from "./ghost-nouns.ts";
 import { checkMainline } from "./mainline.ts";
@@ -32,6 +33,7 @@ export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
   { rule: "Pi 的名字定义在引用的那个 Pi 文件里", check: checkPiFiles },
   { rule: "代码片段和 code.ts 对得上", check: checkCodeExcerpts },
   { rule: "没有禁用的套话（R-写④）", check: checkBannedPhrases },
+  { rule: "run 的报错一览和代码对得上", check: checkErrorTable },
 ];
 
 /** Every check's violations, keyed by rule. */
