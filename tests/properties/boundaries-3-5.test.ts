@@ -78,6 +78,36 @@ forLessonsFrom("toolLoop", (id, load) => {
   });
 });
 
+// 命令也一样（s09 起，D27）：runCommand 回的不是文字，就是一句 error: command "c" returned …, expected a string（s09 README），
+// Promise 的失败被接住；回的是文字就原样交回。
+forLessonsFrom("extensions", (_id, load) => {
+  it("R4 第 3 类：命令回任何值：文字原样交回，别的变成 `error: command \"c\" returned <describeValue>, expected a string`；没有没人接的 reject", async () => {
+    const mod = await load();
+    await fc.assert(
+      fc.asyncProperty(returnedArb, async (h) => {
+        const runtime = new mod.ExtensionRuntime(new mod.ToolRegistry());
+        let returned: unknown;
+        runtime.use((api) =>
+          api.registerCommand({
+            name: "c",
+            run: () => {
+              returned = h.make();
+              return returned as string;
+            },
+          }),
+        );
+        const watch = watchUnhandled();
+        const result = runtime.runCommand("c");
+        await settle();
+        fastExpect(watch.stop(), "every Promise the core did not wait for had its failure caught").toEqual([]);
+        fastExpect(result).toBe(typeof returned === "string" ? returned : `error: command "c" returned ${mod.describeValue(returned)}, expected a string`);
+        fastExpect(runtime.errors, "a command's result is not an extension error").toEqual([]);
+      }),
+      BOUNDARY_RUNS,
+    );
+  });
+});
+
 // ── 第 4 类：钩子出了岔子就按拦下处理（s05 起） ─────────────────
 // beforeToolCall 只有回一个像样的 {type: "allow"} 才放行；像样的 block 照常拦下；别的一切（undefined、Promise、
 // 缺 reason 的 block、Pi 写法的 {block: true}……）都是 "error: hook failed: beforeToolCall returned …"，调用不执行（D28）。

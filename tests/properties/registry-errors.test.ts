@@ -88,3 +88,37 @@ forLessonsFrom("toolLoop", (_id, load) => {
     );
   });
 });
+
+// ── s02 起：形状不对的工具登记不进来 ─────────────────────────
+/** 一个好工具，坏在一处（或者整个就不是工具）。 */
+const brokenToolArb: fc.Arbitrary<{ label: string; tool: unknown; path: string }> = fc.oneof(
+  fc.anything().filter((v) => typeof v !== "object" || v === null).map((tool) => ({ label: "not an object", tool, path: "tool" })),
+  notStringArb.map((name) => ({ label: "name", tool: { spec: { name, description: "d", input: {} }, handler: () => "x" }, path: "spec.name" })),
+  notStringArb.map((description) => ({ label: "description", tool: { spec: { name: "n", description, input: {} }, handler: () => "x" }, path: "spec.description" })),
+  fc.oneof(fc.constant(null), fc.constant("path"), fc.integer()).map((input) => ({ label: "input", tool: { spec: { name: "n", description: "d", input }, handler: () => "x" }, path: "spec.input" })),
+  notStringArb.filter((v) => v !== undefined).map((v) => ({ label: "input value", tool: { spec: { name: "n", description: "d", input: { path: v } }, handler: () => "x" }, path: "spec.input.path" })),
+  fc.oneof(fc.constant(null), fc.constant("handler"), fc.constant({})).map((handler) => ({ label: "handler", tool: { spec: { name: "n", description: "d", input: {} }, handler }, path: "handler" })),
+);
+
+forLessonsFrom("tools", (_id, load) => {
+  it("形状不对的工具登记不进来：register 抛 `invalid tool: <哪里>: …`，点名坏在哪；已经登记的工具和清单都不变", async () => {
+    const mod = await load();
+    await fc.assert(
+      fc.property(brokenToolArb, ({ tool, path }) => {
+        const registry = new mod.ToolRegistry();
+        registry.register({ spec: { name: "ok", description: "ok", input: { a: "a" } }, handler: () => "ran" });
+        const before = JSON.stringify(registry.getSpecs());
+        let thrown: unknown;
+        try {
+          registry.register(tool as Parameters<Registry["register"]>[0]);
+        } catch (error) {
+          thrown = error;
+        }
+        fastExpect(thrown instanceof Error && thrown.message.startsWith(`invalid tool: ${path}: `), `register threw ${String(thrown)}`).toBe(true);
+        fastExpect(JSON.stringify(registry.getSpecs())).toBe(before);
+        if (registry.run) fastExpect(registry.run({ id: "c1", name: "ok", input: { a: "x" } })).toBe("ran");
+      }),
+      params,
+    );
+  });
+});
