@@ -225,11 +225,13 @@ forLessonsFrom("resources", (id, load) => {
     expect(inputs[0].tools?.map((t) => t.name)).toEqual(["a"]);
   });
 
-  it("没有资源：系统提示仍是合法字符串，绝不出现 undefined", async () => {
+  it("没有资源：系统提示只是开场白，没有空标题，绝不出现 undefined（s08 README）", async () => {
     const mod = await load();
     const prompt = mod.buildSystemPrompt([]);
-    expect(typeof prompt).toBe("string");
+    expect(prompt).toBe(mod.SYSTEM_PREAMBLE);
     expect(prompt).not.toContain("undefined");
+    // 只有某一种资料时，别的种类也不留空标题
+    expect(mod.buildSystemPrompt([{ kind: "prompt", name: "p", content: "tail" }])).toBe(`${mod.SYSTEM_PREAMBLE}\n\ntail`);
   });
 
   it("系统提示在一轮开头定下，写进快照", async () => {

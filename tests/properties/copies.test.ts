@@ -1,11 +1,13 @@
-// 性质测试（fast-check），s07 起：SessionTree 交出去的都是拷贝（s07 README「SessionTree：挂节点、挪指针」「currentPath」）。
-// 同样的 append / moveTo 序列长两棵树：一棵树交出来的每样东西（append 回的节点、allEntries 的数组和里面的节点、currentPath 的消息）
+// 性质测试（fast-check）：README 说「交出去的是拷贝」的地方，调用方怎么改拿到的东西都改不到里面。
+// s07 起 SessionTree（s07 README「SessionTree：挂节点、挪指针」「currentPath」）：同样的 append / moveTo 序列长两棵树：一棵树交出来的每样东西（append 回的节点、allEntries 的数组和里面的节点、currentPath 的消息）
 // 都被随便改一通——改字段、删键、塞嵌套对象再改它、往数组里 push、排序、清空、换原型——另一棵谁也不碰。
 // 两棵树必须一模一样：全部节点、当前路径、renderTree 画出来的样子，和下一轮 provider 收到的请求。
+// s08 起 ResourceLoader.load（s08 README「交出去的是拷贝」）：改了 load 交出的数组和资料，下一次 load 和下一轮的系统提示照旧。
 import fc from "fast-check";
 import { it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
 import { makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { has } from "../../tooling/features.ts";
 import type { LessonModule, Msg, Tree } from "../../tooling/lesson.ts";
 import { text } from "../../tooling/script.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
@@ -157,6 +159,34 @@ forLessonsFrom("sessionTree", (id, load) => {
           fastExpect(looks(mod, touched), "the tree after its returned values were edited").toEqual(looks(mod, control));
         }
         fastExpect(await nextTurn(id, mod, touched), "the next turn on the edited tree").toEqual(await nextTurn(id, mod, control));
+      }),
+      params,
+    );
+  });
+});
+
+// ── s08 起：ResourceLoader.load 交出的是拷贝 ─────────────────
+type Resource = { kind: "agents" | "skill" | "prompt"; name: string; content: string };
+const resourceArb: fc.Arbitrary<Resource> = fc.record({ kind: fc.constantFrom("agents" as const, "skill" as const, "prompt" as const), name: str, content: str });
+
+forLessonsFrom("resources", (id, load) => {
+  it("ResourceLoader.load 交出去的是拷贝：怎么改交出的数组和资料，下一次 load 和下一轮的系统提示都照旧", async () => {
+    const mod = await load();
+    const trust = has(id, "trust") ? "trusted" : undefined;
+    await fc.assert(
+      fc.asyncProperty(fc.array(resourceArb, { maxLength: 5 }), fc.array(fc.array(arrayEditArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 3 }), async (resources, rounds) => {
+        const run = async (edit: boolean): Promise<unknown> => {
+          const { provider, inputs } = scriptedProvider(id, () => text("ok"));
+          const { agent } = makeAgent(id, mod, { provider, resources: structuredClone(resources) });
+          const loader = agent.loader;
+          if (loader === undefined) throw new Error(`${id} has no loader`);
+          if (edit) for (const edits of rounds) editArray(loader.load(trust), edits);
+          await mod.runOneTurn(agent, "q");
+          return { loaded: structuredClone(loader.load(trust)), systemPrompt: inputs[0]?.systemPrompt };
+        };
+        const edited = await run(true);
+        fastExpect(edited, "after editing what load() handed out").toEqual(await run(false));
+        fastExpect((edited as { loaded: unknown }).loaded).toEqual(resources);
       }),
       params,
     );
