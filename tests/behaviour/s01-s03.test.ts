@@ -122,6 +122,23 @@ forLessonsFrom("tools", (id, load) => {
   });
 });
 
+// ── s02–s03：handler 登记了，还没人调（s02 README「老实说：handler 现在还没人调」） ─────────────
+forLessonsFrom(
+  "tools",
+  (id, load) => {
+    it("登记的工具只把说明发给模型，core 一次都不调 handler，模型提到工具名也一样", async () => {
+      const mod = await load();
+      const echo = echoTool("read", ["path"]);
+      const { provider } = scriptedProvider(id, () => text('我要调 read，参数 {"path":"README.md"}'));
+      const { agent, messages } = makeAgent(id, mod, { provider, tools: [echo.tool] });
+      await mod.runOneTurn(agent, "读一下 README.md");
+      expect(echo.calls).toEqual([]);
+      expect(messages().map((m) => m.role)).toEqual(["user", "assistant"]);
+    });
+  },
+  { before: "toolLoop" },
+);
+
 // ── s03 起：事件流 ─────────────────────────────────────────
 forLessonsFrom("stream", (id, load) => {
   it("按顺序拼起流里的文字", async () => {

@@ -108,6 +108,8 @@ forLessonsFrom("modes", (id, load) => {
     expect(printed).toHaveLength(2);
     expect(printed.map((line) => JSON.parse(line))).toEqual([{ type: "message", content: hostile }, { type: "done" }]);
     expect(out.join("")).not.toMatch(/[\u2028\u2029]/);
+    // 中文和 emoji 原样留在行里，人能直接读（s10 README），不是 \uXXXX
+    expect(out[0]).toContain("中文 🙂");
   });
 
   it("呈现的事件来自这一课真实的循环：PrintMode 只打最终回答", async () => {
