@@ -7,10 +7,14 @@
 //      （折叠的旧代码展开时也从这里取颜色）；课文里的 Mermaid 图画成 public/lp/diagrams/*.svg；编号 → 链接的表 codes.json；
 //      高亮颜色编号 highlight.json 和颜色表 tokens.css；
 //   3. VitePress 构建成静态站点 site/dist（git 不收）。npm run site:serve 在本机起一个静态服务器看它。
+// 站点默认挂在根 `/`；LEARN_PI_SITE_BASE=/learn-pi-agent/ npm run site 构建成挂在子路径下的（GitHub Pages 的项目页，
+// site/lib/base.ts）。挂在哪写进 site/.vitepress/cache/base.json，site:serve 和浏览器测试照它把站点放在同一个路径下。
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type MarkdownRenderer, build, createMarkdownRenderer, disposeMdItInstance } from "vitepress";
+import { siteBase } from "./lib/base.ts";
+import { writeBuiltBase } from "./lib/built-base.ts";
 import { readChain } from "./lib/chain.ts";
 import type { CodeIndex } from "./lib/codes.ts";
 import { declarations } from "./lib/codeview.ts";
@@ -34,7 +38,7 @@ export type Summary = { id: string; fresh: number; cards: number; steps: number;
 export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }> {
   const lessons = loadCourse();
   const hl = await CodeHighlighter.create();
-  const md = await createMarkdownRenderer(GEN);
+  const md = await createMarkdownRenderer(GEN, {}, siteBase());
   rmSync(GEN, { recursive: true, force: true });
   for (const dir of ["raw", "public/lp/lines", "public/lp/diagrams"]) mkdirSync(join(GEN, dir), { recursive: true });
 
@@ -142,6 +146,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   for (const s of lessons) {
     console.log(`  ${s.id}: ${s.fresh} new lines, ${s.cards} API cards, ${s.steps} replay steps, ${Math.round(s.bytes / 1024)} KB of code/diff/API HTML`);
   }
+  // 先记下 base 再构建：构建失败时 site/dist 本来就不能用，记录和它对不上也无妨
+  writeBuiltBase(siteBase());
   await build(SITE);
-  console.log(`site built in site/dist (${((performance.now() - started) / 1000).toFixed(1)} s in all); npm run site:serve to read it`);
+  console.log(`site built in site/dist for base ${siteBase()} (${((performance.now() - started) / 1000).toFixed(1)} s in all); npm run site:serve to read it`);
 }

@@ -1,4 +1,5 @@
 // 一个极小的静态文件服务器（node:http），只听 127.0.0.1：npm run site:serve 和浏览器测试都用它。
+// 站点构建时挂在哪个路径（base，site/lib/base.ts）下，服务器就只在那个路径下给文件，别处一律 404，和 GitHub Pages 的项目页一样。
 // 文字类的文件（HTML、JS、CSS、JSON、SVG）按浏览器的 Accept-Encoding 压缩（brotli，其次 gzip），压好的结果按文件缓存在内存里。
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
@@ -19,7 +20,8 @@ const TYPES: Record<string, string> = {
 /** 值得压缩的类型（woff2、png 本身已经压过）。 */
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt"]);
 
-export type StaticServer = { url: string; close(): Promise<void> };
+/** url 是站点首页（带 base，结尾是 /）之前的部分：`http://127.0.0.1:4173`；站点首页是 url + base。 */
+export type StaticServer = { url: string; base: string; close(): Promise<void> };
 
 type Encoding = "br" | "gzip" | "identity";
 
@@ -38,12 +40,12 @@ export function pickEncoding(header: string | undefined): Encoding {
   return "identity";
 }
 
-/** 在 dir 上起服务。port 0 = 随便一个空闲端口。 */
-export function serveStatic(dir: string, port = 0, host = "127.0.0.1"): Promise<StaticServer> {
+/** 把 dir 挂在 base（`/` 或 `/learn-pi-agent/`）下起服务。port 0 = 随便一个空闲端口。 */
+export function serveStatic(dir: string, port = 0, host = "127.0.0.1", base = "/"): Promise<StaticServer> {
   const root = resolve(dir);
   const body = compressedBodies();
-  const server: Server = createServer((req, res) => respond(root, body, req, res));
-  return listen(server, port, host);
+  const server: Server = createServer((req, res) => respond(root, base, body, req, res));
+  return listen(server, port, host, base);
 }
 
 /** 网址路径 → root 下的文件：目录取 index.html，没有扩展名的再试 .html；跳出 root 的、不存在的是 undefined。 */
@@ -78,11 +80,16 @@ function compressedBodies(): Bodies {
   };
 }
 
-function respond(root: string, body: Bodies, req: IncomingMessage, res: ServerResponse): void {
+function respond(root: string, base: string, body: Bodies, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? "/", "http://localhost");
+  // 少了结尾斜杠的 base（/learn-pi-agent）转到首页，和 GitHub Pages 一样
+  if (base !== "/" && url.pathname === base.slice(0, -1)) {
+    res.writeHead(301, { location: `${base}${url.search}` }).end();
+    return;
+  }
   let file: string | undefined;
   try {
-    file = findFile(root, url.pathname);
+    file = url.pathname.startsWith(base) ? findFile(root, `/${url.pathname.slice(base.length)}`) : undefined;
   } catch {
     // 解不开的 %xx（decodeURIComponent 抛错）当成找不到
     file = undefined;
@@ -108,7 +115,7 @@ function respond(root: string, body: Bodies, req: IncomingMessage, res: ServerRe
 }
 
 /** 开始监听；port 是 0 时 url 里是系统分到的那个端口。 */
-function listen(server: Server, port: number, host: string): Promise<StaticServer> {
+function listen(server: Server, port: number, host: string, base: string): Promise<StaticServer> {
   return new Promise((resolvePromise, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -116,6 +123,7 @@ function listen(server: Server, port: number, host: string): Promise<StaticServe
       const actual = typeof address === "object" && address !== null ? address.port : port;
       resolvePromise({
         url: `http://${host}:${actual}`,
+        base,
         close: () => new Promise<void>((done) => server.close(() => done())),
       });
     });

@@ -6,6 +6,7 @@ import { defineConfig } from "vitepress";
 import type { CodeIndex } from "../lib/codes.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
 import { CodeHighlighter } from "../lib/highlight.ts";
+import { siteBase, withSiteBase } from "../lib/base.ts";
 import { readerLinks } from "../lib/links.ts";
 import { githubSlug, presentRefPages } from "../lib/refs.ts";
 
@@ -33,7 +34,12 @@ const highlight = async (code: string, lang: string): Promise<string> => {
 
 const refLinks = [...refs.map((r) => ({ text: r.title, link: `/${r.id}` })), { text: "比较两课", link: "/compare" }];
 
+// 默认挂在根 `/`；LEARN_PI_SITE_BASE=/learn-pi-agent/ 时挂在子路径下（site/lib/base.ts）。侧栏、导航和 markdown 里的链接
+// VitePress 自己加前缀，head 里的和生成的 HTML 片段里的由 withSiteBase 加。
+const base = siteBase();
+
 export default defineConfig({
+  base,
   lang: "zh-CN",
   title: "learn-pi-agent",
   description: "十二节课，从零长出一个 mini Pi",
@@ -44,7 +50,7 @@ export default defineConfig({
   lastUpdated: false,
   head: [
     ["meta", { name: "theme-color", content: "#3c8772" }],
-    ["link", { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" }],
+    ["link", { rel: "icon", type: "image/svg+xml", href: withSiteBase("/favicon.svg", base) }],
   ],
   // 不预取侧栏里其他页面的代码块：读一课只下载这一课（每课的代码和差异只在它自己的 HTML 里）。
   router: { prefetchLinks: false },

@@ -5,11 +5,15 @@
 // 每课的练习卡片：两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节；回放知道哪些步骤是本节的、能自动播放、
 // 做不了事的按钮是灰的、写着快捷键；标签和回放步骤在网址里，打开和后退都恢复；参考页和锚点都在、课文里的编号和 Pi 路径都链对了、
 // 站内链接全通；差异先删后加、能并排看、能比较任意两课；s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，服务器会压缩。
+// 站点挂在构建时的 base 下（LEARN_PI_SITE_BASE=/learn-pi-agent/ npm run site 构建的就在 /learn-pi-agent/ 下，和 GitHub Pages 的项目页一样），
+// 服务器只在 base 下给文件；每一页都查：没有一个请求出了 base、没有一个回应是 404。测试里写的路径是站内路径（/s04.html），at() 加上 base。
 // 截图存在 site/.screenshots/（git 不收）。Chromium 用 Debian 的 chromium 包（CHROMIUM_PATH 可改路径），playwright-core 不自带、也不下载浏览器。
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type Page, type Response, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withSiteBase } from "../lib/base.ts";
+import { builtBase } from "../lib/built-base.ts";
 import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
 import { firstFailureBlock } from "../lib/practice.ts";
@@ -43,12 +47,23 @@ const replayOf = (id: string): Replay => JSON.parse(readFileSync(join(SITE, "rep
 const replay = replayOf("s04");
 const refs = presentRefPages();
 const hasGlossary = refs.some((r) => r.id === "glossary");
+/** site/dist 构建时的 base（设了 LEARN_PI_SITE_BASE 就必须是它）。 */
+const BASE = builtBase();
+/** 站内路径 → 服务器上的网址路径：/s04.html → /learn-pi-agent/s04.html。 */
+const at = (path: string): string => withSiteBase(path, BASE);
 const PAGES = ["/", ...lessons.map((l) => `/${l.id}.html`), ...refs.map((r) => `/${r.id}.html`), "/compare.html"];
 
 let server: StaticServer;
 let browser: Browser;
 /** 每个页面上出现的脚本错误、控制台错误和失败的请求。 */
 const problems = new WeakMap<Page, string[]>();
+
+/** 网址（或 href）→ 站内路径（/s04.html），可以带上查询串和锚点；不在这个服务器的 base 下就标出来（测试会把它当成问题）。 */
+function sitePath(href: string, withHash = false): string {
+  const url = new URL(href, server.url);
+  const path = url.origin === server.url && url.pathname.startsWith(BASE) ? `/${url.pathname.slice(BASE.length)}` : `outside ${BASE}: ${url.href}`;
+  return withHash ? `${path}${url.search}${url.hash}` : path;
+}
 
 async function open(path: string, options: { width?: number; javaScript?: boolean; wait?: "load" | "networkidle" } = {}): Promise<Page> {
   const phone = options.width !== undefined && options.width < 500;
@@ -65,10 +80,15 @@ async function open(path: string, options: { width?: number; javaScript?: boolea
     if (message.type() === "error") seen.push(`console error: ${message.text()}`);
   });
   page.on("requestfailed", (request) => seen.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ""}`));
+  // 站内的请求一个也不出 base（出了 base，在真的项目页上就是别人的网址）
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.origin === server.url && !url.pathname.startsWith(BASE)) seen.push(`outside ${BASE}: ${request.url()}`);
+  });
   page.on("response", (response) => {
     if (response.status() >= 400) seen.push(`${response.status()} ${response.url()}`);
   });
-  await page.goto(`${server.url}${path}`, { waitUntil: options.wait ?? "load" });
+  await page.goto(`${server.url}${at(path)}`, { waitUntil: options.wait ?? "load" });
   return page;
 }
 
@@ -84,7 +104,7 @@ beforeAll(async () => {
   if (!existsSync(join(DIST, "index.html"))) throw new Error("site/dist is missing: run npm run site first");
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(SHOTS, { recursive: true });
-  server = await serveStatic(DIST);
+  server = await serveStatic(DIST, 0, "127.0.0.1", BASE);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
 
@@ -99,12 +119,12 @@ describe("课程网站（真浏览器）", () => {
     const steps = page.locator(".lp-chain-step");
     await expect.poll(() => steps.count()).toBe(7);
     const tool = steps.filter({ hasText: "钩子" }).first();
-    expect(await tool.locator('a.lp-chip[href="/s05.html"]').count()).toBe(1);
+    expect(await tool.locator(`a.lp-chip[href="${at("/s05.html")}"]`).count()).toBe(1);
     expect(await page.locator(".lp-chain-loop .lp-chain-step").count()).toBe(3);
     const cards = page.locator("a.lp-lesson");
     expect(await cards.count()).toBe(lessons.length);
     for (const lesson of lessons) {
-      const card = page.locator(`a.lp-lesson[href="/${lesson.id}.html"]`);
+      const card = page.locator(`a.lp-lesson[href="${at(`/${lesson.id}.html`)}"]`);
       expect(await card.locator(".lp-lesson-topic").innerText()).toBe(lesson.topic);
       expect((await card.locator(".lp-lesson-motto").innerText()).replace(/\s+/g, "")).toBe(lesson.motto.replace(/[`\s]/g, ""));
     }
@@ -113,11 +133,24 @@ describe("课程网站（真浏览器）", () => {
     await page.context().close();
   });
 
+  it.runIf(BASE !== "/")(`站点只在 base（${BASE}）下：base 之外是 404，少了结尾斜杠的 base 转到首页`, async () => {
+    expect((await fetch(`${server.url}/s04.html`)).status).toBe(404);
+    expect((await fetch(`${server.url}/lp/lines/s04.json`)).status).toBe(404);
+    expect((await fetch(`${server.url}${at("/s04.html")}`)).status).toBe(200);
+    const bare = await fetch(`${server.url}${BASE.slice(0, -1)}`, { redirect: "manual" });
+    expect([bare.status, bare.headers.get("location")]).toEqual([301, BASE]);
+    const page = await open("/");
+    expect(page.url()).toBe(`${server.url}${BASE}`);
+    expect(await page.locator(".lp-chain-step").count()).toBe(7);
+    expect(problemsOf(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it("链路图上的函数名跳到 s12 代码里的那一行，折叠着的也会展开", async () => {
     const page = await open("/");
     const link = page.locator(".lp-chain a.lp-fn", { hasText: "createTurnSnapshot" }).first();
     const href = (await link.getAttribute("href")) ?? "";
-    expect(href).toMatch(/^\/s12\.html#L\d+$/);
+    expect(sitePath(href, true)).toMatch(/^\/s12\.html#L\d+$/);
     await link.click();
     await page.waitForURL(/\/s12\.html#L\d+$/);
     const line = page.locator(`[id="${href.split("#")[1]}"]`);
@@ -132,10 +165,10 @@ describe("课程网站（真浏览器）", () => {
     const page = await open("/");
     const fragments: string[] = [];
     page.on("request", (r) => {
-      const path = new URL(r.url()).pathname;
+      const path = sitePath(r.url());
       if (path.startsWith("/lp/") && path.endsWith(".html")) fragments.push(path);
     });
-    await page.locator('a.lp-lesson[href="/s04.html"]').click();
+    await page.locator(`a.lp-lesson[href="${at("/s04.html")}"]`).click();
     await page.waitForURL(/\/s04\.html$/);
     await expect.poll(() => page.locator("h1").first().innerText()).toContain(s04?.topic ?? "?");
     // 组件挂载好（回放变成播放器）、代码片段取到再操作
@@ -224,7 +257,7 @@ describe("课程网站（真浏览器）", () => {
     expect(await page.locator('.lp-replay[data-live="no"] .lp-replay-static > li').count()).toBe(replay.steps.length);
     expect(await page.locator('.lp-replay[data-live="no"] .lp-replay-static > li.is-own').count()).toBe(replay.steps.filter((s) => s.lesson === "s04").length);
     expect(await page.locator('[data-action="unfold-all"]').count()).toBe(0);
-    const home = await page.goto(`${server.url}/`);
+    const home = await page.goto(`${server.url}${at("/")}`);
     expect(home?.status()).toBe(200);
     expect(await page.locator(".lp-chain-step").count()).toBe(7);
     await page.context().close();
@@ -235,13 +268,13 @@ describe("课程网站（真浏览器）", () => {
       for (const path of PAGES) {
         const page = await open(path, { width });
         if (path.startsWith("/s")) await live(page);
-        expect(await page.locator('head link[rel="icon"]').getAttribute("href"), path).toBe("/favicon.svg");
+        expect(await page.locator('head link[rel="icon"]').getAttribute("href"), path).toBe(at("/favicon.svg"));
         if (width === PHONE) expect(await overflowX(page), `${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
         expect(problemsOf(page), `${path} at ${width}px`).toEqual([]);
         await page.context().close();
       }
     }
-    const icon = await fetch(`${server.url}/favicon.svg`);
+    const icon = await fetch(`${server.url}${at("/favicon.svg")}`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get("content-type")).toBe("image/svg+xml");
   }, 240_000);
@@ -461,7 +494,7 @@ describe("课程网站（真浏览器）", () => {
       const more = card.locator(".lp-practice-more");
       expect(await more.innerText(), lesson.id).toContain("--watch");
       expect(await more.innerText(), lesson.id).toContain("--solution");
-      const nextLink = more.locator(`a[href="/${lesson.next}.html#自己写一遍"]`);
+      const nextLink = more.locator(`a[href="${at(`/${lesson.next}.html#自己写一遍`)}"]`);
       expect(await nextLink.count(), lesson.id).toBe(lesson.next === undefined ? 0 : 1);
       await page.context().close();
     }
@@ -469,7 +502,7 @@ describe("课程网站（真浏览器）", () => {
     const context = await browser.newContext({ viewport: { width: DESKTOP, height: 900 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     const page = await context.newPage();
-    await page.goto(`${server.url}/s04.html#自己写一遍`);
+    await page.goto(`${server.url}${at("/s04.html")}#自己写一遍`);
     await live(page);
     const block = page.locator(".lp-practice div.language-bash").nth(1);
     await block.hover();
@@ -589,13 +622,17 @@ describe("课程网站（真浏览器）", () => {
     const broken: string[] = [];
     for (const l of internal) {
       const url = new URL(l.href);
+      if (!url.pathname.startsWith(BASE)) {
+        broken.push(`${l.from} → ${url.pathname} (outside ${BASE})`);
+        continue;
+      }
       if (!url.pathname.endsWith(".html") && !url.pathname.endsWith("/")) {
         // 不是页面的链接（流程图的 SVG）：文件要在
         const res = await fetch(url, { method: "HEAD" });
         if (res.status !== 200) broken.push(`${l.from} → ${url.pathname} (${res.status})`);
         continue;
       }
-      const path = url.pathname === "/index.html" ? "/" : url.pathname;
+      const path = sitePath(l.href) === "/index.html" ? "/" : sitePath(l.href);
       const target = ids.get(path);
       if (target === undefined) {
         broken.push(`${l.from} → ${url.pathname} (no such page)`);
@@ -617,7 +654,7 @@ describe("课程网站（真浏览器）", () => {
       expect(p.href, `${p.from}: ${p.text}`).toBe(`${PI_REPO}/${path.endsWith("/") ? "tree" : "blob"}/${PI_TAG}/${path.replace(/\/$/, "")}`);
     }
     // 课文指向仓库文件的链接改成了站内页面：s04 的 fidelity/DIFFERENCES.md
-    expect(links.some((l) => l.from === "/s04.html" && l.href === `${server.url}/differences.html`)).toBe(true);
+    expect(links.some((l) => l.from === "/s04.html" && l.href === `${server.url}${at("/differences.html")}`)).toBe(true);
     const page = await open("/differences.html#f3", { width: DESKTOP });
     expect(await page.locator("tr#f3").isVisible()).toBe(true);
     await page.screenshot({ path: join(SHOTS, "differences-f3.png") });
@@ -639,7 +676,7 @@ describe("课程网站（真浏览器）", () => {
     }
     const dark = await browser.newContext({ viewport: { width: DESKTOP, height: 900 }, colorScheme: "dark" });
     const page = await dark.newPage();
-    await page.goto(`${server.url}/s04.html`);
+    await page.goto(`${server.url}${at("/s04.html")}`);
     const figure = page.locator(".lp-diagram").first();
     await figure.scrollIntoViewIfNeeded();
     expect(await figure.locator("img.lp-diagram-dark").isVisible()).toBe(true);
@@ -724,12 +761,12 @@ describe("课程网站（真浏览器）", () => {
       const sizes = await r.request().sizes();
       bytes += body.length;
       transferred += sizes.responseBodySize;
-      const path = new URL(r.url()).pathname;
+      const path = sitePath(r.url());
       rows.push(`${path} ${body.length}`);
       // 文字类的回应都压缩了
       if (/\.(html|js|css|json|svg)$/.test(path) || path === "/") expect(r.headers()["content-encoding"], path).toMatch(/^(br|gzip)$/);
     }
-    const paths = responses.map((r) => new URL(r.url()).pathname);
+    const paths = responses.map((r) => sitePath(r.url()));
     console.log(`s12 page: ${bytes} bytes uncompressed, ${transferred} bytes transferred, ${responses.length} responses`);
     // 不预取别的课，也不另取 s12 自己的代码片段（它已经在 HTML 里）
     expect(paths.filter((p) => /\/assets\/(?!s12\.)[^/]*\.md\./.test(p)), "prefetched other pages").toEqual([]);
@@ -741,7 +778,7 @@ describe("课程网站（真浏览器）", () => {
     const script = (await chunk?.text()) ?? "";
     expect(script.length).toBeLessThan(60_000);
     expect(script).not.toContain("<div id=L");
-    const html = (await responses.find((r) => new URL(r.url()).pathname === "/s12.html")?.text()) ?? "";
+    const html = (await responses.find((r) => sitePath(r.url()) === "/s12.html")?.text()) ?? "";
     expect(html.match(/<div id=L1[ >]/g)?.length).toBe(1);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(SHOTS, "s12-1440-top.png") });

@@ -6,6 +6,7 @@ import type { Declaration } from "./codeview.ts";
 import { type CodeIndex, linkCodesHtml } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import { escapeHtml } from "./html.ts";
+import { withSiteBase } from "./base.ts";
 
 export const CHAIN_HEADING = "## 一轮对话的完整链路";
 
@@ -73,7 +74,7 @@ function lessonChips(cell: string, lessons: Lesson[]): string {
     .map((id) => {
       const lesson = lessons.find((l) => l.id === id);
       if (lesson === undefined) throw new Error(`README.md chain table names ${id}, which is not a lesson`);
-      return `<a class="lp-chip" href="/${id}.html">${id} ${escapeHtml(lesson.topic)}</a>`;
+      return `<a class="lp-chip" href="${withSiteBase(`/${id}.html`)}">${id} ${escapeHtml(lesson.topic)}</a>`;
     })
     .join("");
 }
@@ -82,7 +83,7 @@ function lessonChips(cell: string, lessons: Lesson[]): string {
 function linkFunctions(html: string, lastLesson: Lesson, decls: Declaration[]): string {
   return html.replace(/<code>([A-Za-z_$][\w$]*)([^<]*)<\/code>/g, (whole, name: string) => {
     const decl = decls.find((d) => d.name === name);
-    return decl === undefined ? whole : `<a class="lp-fn" href="/${lastLesson.id}.html#L${decl.line}">${whole}</a>`;
+    return decl === undefined ? whole : `<a class="lp-fn" href="${withSiteBase(`/${lastLesson.id}.html#L${decl.line}`)}">${whole}</a>`;
   });
 }
 
@@ -104,7 +105,7 @@ export function chainHtml(chain: ChainSection, md: MarkdownRenderer, lessons: Le
       ? ""
       : `<aside class="lp-chain-bypass">${chain.bypass
           .split("\n")
-          .map((line) => `<p>${escapeHtml(line).replace(/s\d\d/g, (id) => (lessons.some((l) => l.id === id) ? `<a href="/${id}.html">${id}</a>` : id))}</p>`)
+          .map((line) => `<p>${escapeHtml(line).replace(/s\d\d/g, (id) => (lessons.some((l) => l.id === id) ? `<a href="${withSiteBase(`/${id}.html`)}">${id}</a>` : id))}</p>`)
           .join("")}</aside>`;
   return (
     `<div class="lp-chain" id="lp-chain">` +

@@ -2,6 +2,7 @@
 // 在阅读器里链到它的解释：有术语表（GLOSSARY.md）就链到术语表里那一条，否则链到 EVOLUTION.md / DIFFERENCES.md 表里那一行。
 // 「编号 → 链接」的表由 site/build.ts 从这几份文件算出（site/lib/refs.ts），写进 site/.gen/codes.json。
 // 这个文件浏览器里也用（回放每一步的说明），所以只有纯函数。
+import { withSiteBase } from "./base.ts";
 
 /** 一个编号：R-写①…⑤，或字母 R/U/D/F 加数字，或 § 加节号；前后不能紧挨着字母数字（"ADR1"、"D4x" 不算）。 */
 export const CODE_RE = /(?<![A-Za-z0-9_§.-])(R-写[①②③④⑤]|[RUDF]\d{1,2}|§\d+(?:\.\d+)?)(?![A-Za-z0-9_])/g;
@@ -40,6 +41,6 @@ export function splitCodes(text: string, codes: CodeIndex): CodePart[] {
 /** 已经转义过的 HTML 文字里的编号换成链接（生成的 HTML 用：API 卡片的升级理由、链路图的规则标签）。 */
 export function linkCodesHtml(escaped: string, codes: CodeIndex): string {
   return splitCodes(escaped, codes)
-    .map((part) => (typeof part === "string" ? part : `<a class="lp-code-ref" href="${part.href}">${part.code}</a>`))
+    .map((part) => (typeof part === "string" ? part : `<a class="lp-code-ref" href="${withSiteBase(part.href)}">${part.code}</a>`))
     .join("");
 }

@@ -4,6 +4,7 @@
 // markdown 插件（site/lib/links.ts）拿同一段源码算出同一个名字。
 import { createHash } from "node:crypto";
 import { renderMermaid } from "beautiful-mermaid";
+import { withSiteBase } from "./base.ts";
 
 /** 图的文件名（不含 .svg）：源码的哈希。 */
 export const diagramId = (source: string): string => createHash("sha256").update(source.trim()).digest("hex").slice(0, 16);
@@ -43,14 +44,17 @@ export async function renderDiagram(source: string): Promise<Diagram> {
   return { id: diagramId(source), light, dark, width: Math.ceil(Number(box?.[1] ?? 800)), height: Math.ceil(Number(box?.[2] ?? 600)) };
 }
 
-/** 页面里的图：两份 <img>，CSS 按深浅色模式只显示一份（另一份 loading=lazy、不显示，就不下载）。 */
+/**
+ * 页面里的图：两份 <img>，CSS 按深浅色模式只显示一份（另一份 loading=lazy、不显示，就不下载）。
+ * 这段 HTML 在 markdown 里，由 Vue 编译：<img> 的 `/lp/…` 由 Vite 当成 public 里的文件、自己加上 base；<a> 的不会，要 withSiteBase。
+ */
 export function diagramHtml(d: Pick<Diagram, "id" | "width" | "height">, source: string): string {
   const img = (variant: "light" | "dark"): string =>
     `<img class="lp-diagram-${variant}" src="/lp/diagrams/${d.id}${variant === "dark" ? "-dark" : ""}.svg" width="${d.width}" height="${d.height}" ` +
     `alt="流程图（Mermaid 源码在图下面）" loading="lazy" decoding="async">`;
   const escaped = source.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return (
-    `<figure class="lp-diagram lp-wide"><a href="/lp/diagrams/${d.id}.svg" target="_blank" title="看原尺寸">${img("light")}${img("dark")}</a>` +
+    `<figure class="lp-diagram lp-wide"><a href="${withSiteBase(`/lp/diagrams/${d.id}.svg`)}" target="_blank" title="看原尺寸">${img("light")}${img("dark")}</a>` +
     `<details><summary>图的 Mermaid 源码</summary><pre v-pre>${escaped.trimEnd()}</pre></details></figure>\n`
   );
 }

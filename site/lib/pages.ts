@@ -6,6 +6,7 @@
 // 回放是 Vue 组件 <Replay>，数据是录好的 site/replay/sNN.json。
 // 「试一下」里的「自己写一遍」换成练习卡片（site/lib/practice.ts），跳转条上有一个「练习」直达它。
 import type { MarkdownRenderer } from "vitepress";
+import { withSiteBase } from "./base.ts";
 import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
 import { type ApiCard, type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
 import type { CodeIndex } from "./codes.ts";
@@ -52,7 +53,7 @@ function tabs(lesson: Lesson, code: string, diff: string, api: string, fresh: nu
         `<button type="button" class="lp-btn" data-action="unified" aria-pressed="true">合并</button>` +
         `<button type="button" class="lp-btn" data-action="split" aria-pressed="false">并排</button></span>` +
         `<span class="lp-diff-legend">红色是 ${prev} 里删掉的行，绿色是 ${lesson.id} 加上的行；同一处改动先列删掉的，再列加上的，和 git 一样。</span>` +
-        `<a class="lp-compare-link" href="/compare.html?from=${prev}&amp;to=${lesson.id}">比较任意两课 →</a></div>`;
+        `<a class="lp-compare-link" href="${withSiteBase(`/compare.html?from=${prev}&amp;to=${lesson.id}`)}">比较任意两课 →</a></div>`;
   return (
     `<div class="lp-tabs" data-lesson="${lesson.id}">` +
     `${input("code", true)}${label("code", `${long("本节")}代码`, lesson.prev === undefined ? "全部是新的" : `${long("新 ")}${fresh}${long(" 行")}`)}` +
@@ -125,8 +126,8 @@ function jumpNav(prev: Lesson | undefined, next: Lesson | undefined, replay: Rep
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
     `<a href="#replay">回放<small>${replay.steps.length} 步，本节 ${own} 步</small></a>` +
     `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a>` : ""}` +
-    `${prev !== undefined ? `<a href="/${prev.id}.html" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
-    `${next !== undefined ? `<a href="/${next.id}.html" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
+    `${prev !== undefined ? `<a href="${withSiteBase(`/${prev.id}.html`)}" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
+    `${next !== undefined ? `<a href="${withSiteBase(`/${next.id}.html`)}" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
     `</nav>`
   );
 }
@@ -234,7 +235,7 @@ function lessonCards(lessons: Lesson[], md: MarkdownRenderer): string {
   return lessons
     .map(
       (l) =>
-        `<li><a class="lp-lesson" href="/${l.id}.html"><span class="lp-lesson-id">${l.id}</span>` +
+        `<li><a class="lp-lesson" href="${withSiteBase(`/${l.id}.html`)}"><span class="lp-lesson-id">${l.id}</span>` +
         `<span class="lp-lesson-topic">${escapeHtml(l.topic)}</span><span class="lp-lesson-tagline">${escapeHtml(l.tagline)}</span>` +
         `<span class="lp-lesson-motto">${md.renderInline(l.motto, {})}</span></a></li>`,
     )

@@ -13,6 +13,7 @@ import { type CheckNames, checkNames } from "../../scripts/practice/check-names.
 import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
 import type { Stub } from "../../scripts/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
+import { withSiteBase } from "./base.ts";
 import { type CodeIndex, linkCodesHtml } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import { escapeHtml } from "./html.ts";
@@ -77,7 +78,7 @@ export function practiceCard(lesson: Lesson, next: Lesson | undefined, stubs: re
   const nextLine =
     next === undefined
       ? "这是最后一课：过关了，十二课的零件你就都亲手写过一遍了。"
-      : `过关了，接着写下一课：<a href="/${next.id}.html#${PRACTICE_ANCHOR}">${next.id} ${text(next.topic)}</a>（<code>npm run practice -- ${next.id}</code>）。`;
+      : `过关了，接着写下一课：<a href="${withSiteBase(`/${next.id}.html#${PRACTICE_ANCHOR}`)}">${next.id} ${text(next.topic)}</a>（<code>npm run practice -- ${next.id}</code>）。`;
   const step = (n: number, text: string): string => `<p class="lp-practice-step"><span class="lp-practice-no">${n}</span>${text}</p>`;
   return [
     `### ${PRACTICE_HEADING}`,
