@@ -9,6 +9,9 @@
  * through the same functions (context.ts loads either). Messages always start with `sNN README …`.
  * The README is read as a Markdown syntax tree (tooling/markdown.ts); names in it as spans.ts says.
  * Check one lesson by hand: `npm run check:docs -- s03`.
+ *
+ * Not a lesson check, so not in CHECKS: english-readme.ts compares README.en.md with the root README (commands, lesson
+ * table); tests/docs.test.ts runs it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { checkBannedPhrases } from "./banned.ts";
