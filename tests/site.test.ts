@@ -373,6 +373,9 @@ describe("网站生成器：参考资料和链接", () => {
     expect(url("code.ts#L12")).toBe("/s04.html#L12");
     expect(url("../README.md#怎么读")).toBe("/#怎么读");
     expect(url("../tests/golden.test.ts")).toBeUndefined();
+    // 站里没有、读者却会要的两份：链到 package.json 写的仓库
+    expect(url("../README.en.md")).toBe("https://github.com/learn-pi-agent/learn-pi-agent/blob/main/README.en.md");
+    expect(url("../LICENSE")).toBe("https://github.com/learn-pi-agent/learn-pi-agent/blob/main/LICENSE");
     expect(resolveRepoLink(from, "../../outside.md")).toBeUndefined();
     // 没有术语表时，指向它的链接不链（站里没有这一页）
     expect(readerUrl("GLOSSARY.md", "", { ...site, refs: site.refs.filter((r) => r.id !== "glossary") })).toBeUndefined();

@@ -23,6 +23,15 @@ export function isPiPath(text: string): boolean {
   return /^(\.\/)?packages\/[\w@.\-/]+$/.test(text) && hasPiPath(text);
 }
 
+// ── 课程自己的仓库 ─────────────────────────────────────
+/** package.json 里 repository 写的 GitHub 仓库（https://github.com/owner/name）。 */
+export const COURSE_REPO = ((JSON.parse(readFileSync(posix.join(ROOT, "package.json"), "utf8")) as { repository?: { url?: string } }).repository?.url ?? "")
+  .replace(/^git\+/, "")
+  .replace(/\.git$/, "");
+
+/** 站里没有页面、读者却会要的仓库文件：链到仓库里的那个文件（根 README 第一行的 English、最后一行的 LICENSE）。 */
+const REPO_ONLY: ReadonlySet<string> = new Set(["README.en.md", "LICENSE"]);
+
 // ── 参考页 ───────────────────────────────────────────
 export type RefPage = {
   /** 站内页名：/evolution.html */
@@ -166,7 +175,8 @@ export function pageSources(site: Site): Record<string, string> {
 }
 
 /**
- * 仓库里的一个文件（相对仓库根）在站里是哪一页。没有对应页面的返回 undefined（链接去掉，只留文字）。
+ * 仓库里的一个文件（相对仓库根）在站里是哪一页。README.en.md、LICENSE 链到 GitHub 上的仓库；别的没有对应页面的
+ * 返回 undefined（链接去掉，只留文字）。
  * hash 原样带上（# 开头或空串）；code.ts 没有 hash 时跳到页面的代码一节。
  */
 export function readerUrl(repoPath: string, hash: string, site: Site): string | undefined {
@@ -176,6 +186,7 @@ export function readerUrl(repoPath: string, hash: string, site: Site): string | 
   if (lesson !== undefined) return p.endsWith("code.ts") ? `/${lesson.id}.html${hash !== "" ? hash : "#code"}` : `/${lesson.id}.html${hash}`;
   const ref = site.refs.find((r) => r.source === p);
   if (ref !== undefined) return `/${ref.id}.html${hash}`;
+  if (REPO_ONLY.has(p) && COURSE_REPO.startsWith("https://github.com/")) return `${COURSE_REPO}/blob/main/${p}${hash}`;
   return undefined;
 }
 
