@@ -3,12 +3,16 @@
  *
  *   npm run check:docs -- s03          one lesson
  *   npm run check:docs -- s03 s04      several
- *   npm run check:docs                 every lesson folder
+ *   npm run check:docs                 every lesson folder, and README.en.md against README.md
  *
  * Prints one violation per line (or "sNN README: ok") and exits 1 when there is any violation.
  * What a README must do to pass each rule is written at the top of its module in tooling/docs/.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { LESSON_DIRS, ROOT } from "../tooling/course.ts";
 import { loadProject } from "../tooling/docs/context.ts";
+import { checkEnglishReadme } from "../tooling/docs/english-readme.ts";
 import { checkLesson } from "../tooling/docs/index.ts";
 
 const project = loadProject();
@@ -19,6 +23,15 @@ let failed = false;
 for (const id of ids) {
   const violations = await checkLesson(id, {}, project);
   if (violations.length === 0) console.log(`${id} README: ok`);
+  for (const v of violations) console.log(v);
+  failed ||= violations.length > 0;
+}
+if (wanted.length === 0) {
+  // the English front door follows README.md's commands and lesson table (tests/docs.test.ts runs the same check)
+  const read = (file: string): string => readFileSync(join(ROOT, file), "utf8");
+  const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
+  const violations = checkEnglishReadme({ zh: read("README.md"), en: read("README.en.md"), lessonDirs: LESSON_DIRS, scripts });
+  if (violations.length === 0) console.log("README.en.md: ok");
   for (const v of violations) console.log(v);
   failed ||= violations.length > 0;
 }
