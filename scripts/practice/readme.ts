@@ -11,7 +11,7 @@ type Part = { title: string; nodes: RootContent[] };
  * 第一个小节之前的内容归在 H2 自己名下。
  */
 const parsed = new Map<string, Part[]>();
-function subsections(readme: string, h2: string): Part[] {
+export function subsections(readme: string, h2: string): Part[] {
   const key = `${h2}\0${readme}`;
   const hit = parsed.get(key);
   if (hit !== undefined) return hit;

@@ -27,6 +27,8 @@ export type Stub = {
   section: string;
   /** throw 出的那句话。 */
   message: string;
+  /** 挖掉的原文（整行挖的带缩进；就地挖的是那一条语句）：npm run hint 的最后一级就是它。 */
+  code: string;
 };
 
 export type Practice = { id: string; dir: string; text: string; stubs: Stub[] };
@@ -310,7 +312,7 @@ function render(id: string, dir: string, cur: string, readme: string, edits: Edi
     const section = sectionFor(readme, { names, removed: e.removed, whole: e.kind !== "part" });
     const what = e.kind === "body" ? `写出 ${e.name}` : e.kind === "rewrite" ? `改写 ${e.name}` : `补上 ${e.name} 在这一课的改动`;
     const message = `TODO ${id}: ${what} —— 见 ${dir}/README.md「${section}」`;
-    stubs.push({ name: e.name, kind: e.kind, line: text.split("\n").length, section, message });
+    stubs.push({ name: e.name, kind: e.kind, line: text.split("\n").length, section, message, code: cur.slice(e.start, e.end) });
     const stub = `throw new Error(${JSON.stringify(message)});`;
     text += e.inline ? stub : `${e.indent}${stub}\n`;
     pos = e.end;
