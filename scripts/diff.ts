@@ -1,6 +1,7 @@
 // 读者的 diff：`npm run diff -- s03` 打印 s03 相对 s02 加了什么——API 的变化（新增、升级及其规则），
 // 以及 code.ts 里新加和改掉的行。这是每节「接入主线」的原材料，也让读长文件的人只看新东西。
 // `npm run diff -- s01` 打印地基：s01 的全部声明和全部代码。不带参数时从 s01 起依次打印每一课。
+// `npm run diff -- s04 --api` 只打印 API 的变化（声明、成员和它们的签名），新代码一行也不打印：练习时看接口，不看答案。
 // 读的是课文件本身，不是提交的 tests/api/*.json。API 报告的键（`ProviderEvent|[type="tool_call"]` 这种，
 // 写法见 tests/api/README.md）在这里翻回读者会写的样子：`ProviderEvent` 的成员 `{ type: "tool_call"; call: ToolCall }`。
 import { readFileSync } from "node:fs";
@@ -160,12 +161,32 @@ export function codeLines(prevCode: string | undefined, code: string): string[] 
   return out;
 }
 
+/** `--api`：只打印 API 的变化，代码行一行也不打印（练习时看接口不看答案）。 */
+export const API_ONLY = "--api";
+
+/** One lesson as `npm run diff` prints it: the API part, then the code lines (or, with apiOnly, only how many there are). */
+export function lessonDiff(id: string, prev: { id: string; report: ApiReport; code: string } | undefined, report: ApiReport, code: string, apiOnly = false): string {
+  const head = prev === undefined ? `# ${id}（地基）\n` : `# ${prev.id} → ${id}\n`;
+  const lines = codeLines(prev?.code, code);
+  const codePart = apiOnly
+    ? [`${lines[0]}（${API_ONLY} 不打印代码；要看：npm run diff -- ${id}）`]
+    : lines;
+  return `${head}\n${apiLines(id, report, prev?.report).join("\n")}\n\n${codePart.join("\n")}\n`;
+}
+
 function main(): void {
   // 接到 head 之类提前关掉的管道时安静退出。
   process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
+  const args = process.argv.slice(2);
+  const flags = args.filter((a) => a.startsWith("--"));
+  const unknownFlags = flags.filter((f) => f !== API_ONLY);
+  if (unknownFlags.length > 0) {
+    console.error(`不认识的选项：${unknownFlags.join(" ")}（只有 ${API_ONLY}：只看 API 的变化，不看新代码）`);
+    process.exit(2);
+  }
   const { reports } = buildApiReports();
   const ids = Object.keys(reports).sort();
-  const wanted = process.argv.slice(2);
+  const wanted = args.filter((a) => !a.startsWith("--"));
   const unknown = wanted.filter((id) => !ids.includes(id));
   if (unknown.length > 0) {
     console.error(`没有这一课：${unknown.join(", ")}（已有：${ids.join(" ")}）`);
@@ -178,10 +199,8 @@ function main(): void {
   for (const [i, id] of ids.entries()) {
     if (wanted.length > 0 && !wanted.includes(id)) continue;
     const prev = i > 0 ? ids[i - 1] : undefined;
-    const report = reports[id] ?? {};
-    console.log(prev === undefined ? `# ${id}（地基）\n` : `# ${prev} → ${id}\n`);
-    console.log(apiLines(id, report, prev === undefined ? undefined : reports[prev]).join("\n"));
-    console.log(`\n${codeLines(prev === undefined ? undefined : codeOf(prev), codeOf(id)).join("\n")}\n`);
+    const before = prev === undefined ? undefined : { id: prev, report: reports[prev] ?? {}, code: codeOf(prev) };
+    console.log(lessonDiff(id, before, reports[id] ?? {}, codeOf(id), flags.includes(API_ONLY)));
   }
 }
 
