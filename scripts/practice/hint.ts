@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs } from "./hints.ts";
+import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs, partArg } from "./hints.ts";
 import { parseLesson, practiceFile } from "./lesson-arg.ts";
 import { type Stub, makePractice } from "./stub.ts";
 
@@ -80,7 +80,7 @@ export function hint(args: readonly string[], world: HintWorld = realWorld): Hin
 }
 
 function render(id: string, lesson: HintLesson, stub: Stub, level: HintLevel, why: string, part: string | undefined, left: number): string {
-  const again = (l: number): string => `npm run hint -- ${id} ${l}${part === undefined ? "" : ` --part ${JSON.stringify(stub.name)}`}`;
+  const again = (l: number): string => `npm run hint -- ${id} ${l}${part === undefined ? "" : ` --part ${partArg(stub.name)}`}`;
   const lines = [
     `${id} · ${stub.name}：${VERB[stub.kind]}（练习文件第 ${stub.line} 行，README「${stub.section}」）`,
     `  ${why}；还没写的有 ${left} 处。`,

@@ -126,12 +126,12 @@ function innerFunction(outer: Found, name: string): Found | undefined {
   return hit;
 }
 
-/** 紧贴着声明的注释（文档注释和 // 注释；隔了空行的小节横幅不算）从哪里开始。 */
+/** 紧贴着声明的注释（文档注释和 // 注释；隔了空行的、小节横幅 `// ── … ──` 不算）从哪里开始。 */
 function commentStart(text: string, decl: ts.Node, sf: ts.SourceFile): number {
   const ranges = ts.getLeadingCommentRanges(text, decl.getFullStart()) ?? [];
   let start = decl.getStart(sf);
   for (const r of [...ranges].reverse()) {
-    if (/\n[ \t]*\n/.test(text.slice(r.end, start))) break;
+    if (/\n[ \t]*\n/.test(text.slice(r.end, start)) || text.startsWith("// ──", r.pos)) break;
     start = r.pos;
   }
   return start;
@@ -279,6 +279,9 @@ export function codeHint(src: HintSource, stub: Pick<Stub, "code">, level: 2 | 3
   const around = src.partial && level > 2 ? [ELIDED, inner, ELIDED] : [inner];
   return [src.head, ...around.map((b) => indentBy(b, pad)), src.tail].join("\n");
 }
+
+/** 命令行上的 --part 名字：带空格的（`runEventedToolLoop › finish`）加引号。 */
+export const partArg = (name: string): string => (/\s/.test(name) ? JSON.stringify(name) : name);
 
 /** 一课里给提示要的原料：这一课的代码和 README。 */
 export type HintLesson = { code: string; readme: string };

@@ -4,7 +4,8 @@
 // 也不打包进页面的 JavaScript（那样每课的代码和差异要传两遍）：页面用 <LpRaw name="s04.tabs" /> 占位，
 // 服务端渲染时把片段原样放进 HTML（不开 JavaScript 也看得到），浏览器里站内跳转过来时再单独取 /lp/s04.tabs.html。
 // 回放是 Vue 组件 <Replay>，数据是录好的 site/replay/sNN.json。
-// 「试一下」里的「自己写一遍」换成练习卡片（site/lib/practice.ts），跳转条上有一个「练习」直达它。
+// 「试一下」里的「自己写一遍」换成练习卡片（site/lib/practice.ts），跳转条上有一个「练习」直达它，旁边是「练习视图」开关
+// （讲本节函数体的代码块折进「提示 / 答案」，site/lib/practice.ts 的 withPracticeFolds）。
 import type { MarkdownRenderer } from "vitepress";
 import { withSiteBase } from "./base.ts";
 import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
@@ -13,7 +14,7 @@ import type { CodeIndex } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
-import { PRACTICE_ANCHOR, type Stub, withPracticeCard } from "./practice.ts";
+import { PRACTICE_ANCHOR, type Stub, withPracticeCard, withPracticeFolds } from "./practice.ts";
 import { githubSlug } from "./refs.ts";
 import type { Replay } from "./replay-types.ts";
 
@@ -80,7 +81,8 @@ export function lessonPage(
   stubs?: readonly Stub[],
 ): LessonPage {
   const code = codeSection(lesson, prev, hl);
-  const readme = stubs === undefined ? lesson.readme : withPracticeCard(lesson, next, stubs, codes);
+  // 练习视图：讲本节函数体的代码块折进「提示 / 答案」，再换上练习卡片
+  const readme = stubs === undefined ? lesson.readme : withPracticeCard({ ...lesson, readme: withPracticeFolds(lesson, stubs) }, next, stubs, codes);
   const { head, body } = splitAtFirstH2(readme);
   const own = replay.steps.filter((s) => s.lesson === lesson.id).length;
   const markdown = lessonMarkdown(lesson, next, {
@@ -125,7 +127,7 @@ function jumpNav(prev: Lesson | undefined, next: Lesson | undefined, replay: Rep
     `<nav class="lp-jump" aria-label="本页">` +
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
     `<a href="#replay">回放<small>${replay.steps.length} 步，本节 ${own} 步</small></a>` +
-    `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a>` : ""}` +
+    `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a><PracticeToggle />` : ""}` +
     `${prev !== undefined ? `<a href="${withSiteBase(`/${prev.id}.html`)}" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
     `${next !== undefined ? `<a href="${withSiteBase(`/${next.id}.html`)}" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
     `</nav>`

@@ -7,9 +7,10 @@
 //   - --watch、--solution，和下一课的练习。
 // 站里这张卡片顶替 README 的「自己写一遍」小节（标题和锚点不变）：那一小节的命令、说明和 text 块卡片里都有，不再重复一遍。
 // 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
-import type { Heading, Paragraph, RootContent } from "mdast";
+import type { Code, Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
 import { type CheckNames, checkNames } from "../../scripts/practice/check-names.ts";
+import { LEVEL_NAMES, codeHint, hintSource, partArg } from "../../scripts/practice/hints.ts";
 import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
 import type { Stub } from "../../scripts/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
@@ -169,4 +170,74 @@ export function withPracticeCard(lesson: Lesson, next: Lesson | undefined, stubs
     lines[ins.line] = `${line.slice(0, ins.column)}<a id="${escapeHtml(ins.id)}"></a>${line.slice(ins.column)}`;
   }
   return [...lines.slice(0, from), ...card, "", ...lines.slice(to)].join("\n");
+}
+
+// ── 练习视图：讲本节函数体的代码块折在「提示 / 答案」后面 ────────────
+// 页面上的「练习视图」开关（site/.vitepress/theme/PracticeToggle.vue）打开时，这些代码块折起来：先看「提示」（npm run hint 的第 1–3 级），
+// 实在写不出再点开「答案」（代码块本身）。普通视图和今天一样：答案的 <details> 开着、「答案」两个字和「提示」都藏着（样式在 style.css）；
+// 不开 JavaScript 也一样，代码块照常看得见。
+
+/** 代码块里像样的代码行（`}`、`try {`、注释这种到处都有的不算），和 scripts/practice/readme.ts 找小节用的是同一条线。 */
+const solidLines = (code: string): string[] =>
+  code
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length >= 12 && !/^(\/\/|\/?\*)/.test(l));
+
+/**
+ * README 里算「答案」的代码块，和它讲的那一处空白：TypeScript 代码块里有一行像样的代码是本节挖掉的（某个 stub.code 里的行）。
+ * 一块对上几处空白时，算重合的行最多的那一处（一样多取前面的）。只看顶层的代码块（列表、引用里的不折）。
+ */
+export function answerBlocks(readme: string, stubs: readonly Stub[]): { block: Code; stub: Stub }[] {
+  const doc = parseReadme(readme);
+  const stubLines = stubs.map((s) => new Set(solidLines(s.code)));
+  const out: { block: Code; stub: Stub }[] = [];
+  for (const node of [...doc.head, ...doc.sections.flatMap((sec) => sec.nodes)]) {
+    if (node.type !== "code" || !["ts", "typescript"].includes(node.lang ?? "")) continue;
+    const lines = solidLines(node.value);
+    let best = -1;
+    let most = 0;
+    stubLines.forEach((set, i) => {
+      const n = lines.filter((l) => set.has(l)).length;
+      if (n > most) [best, most] = [i, n];
+    });
+    if (best >= 0) out.push({ block: node, stub: stubs[best] });
+  }
+  return out;
+}
+
+/** 放进 <pre> 的一段代码：整段写在一行里（换行写成 &#10;），markdown 的 HTML 块不会被空行截断。 */
+const preLine = (code: string): string => `<pre class="lp-hint-code"><code>${text(code).replace(/\n/g, "&#10;")}</code></pre>`;
+
+/** 一处空白的「提示」：第 1 级链到讲它的小节，第 2、3 级是签名和骨架；每一级各自折着，点开才看。 */
+export function hintsHtml(lesson: Pick<Lesson, "id" | "code">, stub: Stub): string {
+  const src = hintSource(lesson.code, stub);
+  const level = (n: 1 | 2 | 3, body: string): string =>
+    `<details class="lp-hint-level" data-level="${n}"><summary>第 ${n} 级 · ${text(LEVEL_NAMES[n])}</summary>${body}</details>`;
+  const levels = [
+    level(1, `<p>重读「<a href="#${text(sectionAnchor(stub.section))}">${text(stub.section)}</a>」这一小节的正文，先别看代码。</p>`),
+    ...(src === undefined ? [] : [level(2, preLine(codeHint(src, stub, 2))), level(3, preLine(codeHint(src, stub, 3)))]),
+  ];
+  return (
+    `<details class="lp-fold-hint"><summary>提示</summary>` +
+    `<p class="lp-hint-what">${STUB_VERB[stub.kind]} <code>${text(stub.name)}</code>：终端里是 <code>npm run hint -- ${lesson.id} --part ${text(partArg(stub.name))}</code></p>` +
+    `${levels.join("")}</details>`
+  );
+}
+
+/**
+ * 课的 README 里算「答案」的代码块（answerBlocks）包进折叠：前面一行是「提示」，代码块本身放进「答案」。返回改好的 README。
+ */
+export function withPracticeFolds(lesson: Pick<Lesson, "id" | "code" | "readme">, stubs: readonly Stub[]): string {
+  const lines = lesson.readme.replace(/\r\n/g, "\n").split("\n");
+  const blocks = answerBlocks(lines.join("\n"), stubs);
+  // 从后往前包，前面的行号不动
+  for (const { block, stub } of [...blocks].reverse()) {
+    const start = (block.position?.start.line ?? 1) - 1;
+    const end = block.position?.end.line ?? start + 1;
+    const open = `<div class="lp-fold" data-stub="${text(stub.name)}">${hintsHtml(lesson, stub)}<details class="lp-fold-answer" open><summary>答案</summary>`;
+    lines.splice(end, 0, "", "</details></div>");
+    lines.splice(start, 0, open, "");
+  }
+  return lines.join("\n");
 }

@@ -1,5 +1,5 @@
 // 站点主题：VitePress 默认主题（不带 Inter 字体：课文是中文，系统字体就好，页面少下两百 KB），
-// 加几个组件（片段、回放、代码工具、比较两课）和课程自己的样式。tokens.css 是 site/build.ts 生成的语法高亮颜色类。
+// 加几个组件（片段、回放、代码工具、比较两课、练习视图开关）和课程自己的样式。tokens.css 是 site/build.ts 生成的语法高亮颜色类。
 import { type Theme, useRoute } from "vitepress";
 import DefaultTheme from "vitepress/theme-without-fonts";
 import { nextTick, onBeforeUnmount, onMounted, watch } from "vue";
@@ -7,6 +7,7 @@ import "../../.gen/tokens.css";
 import CodeTools from "./CodeTools.vue";
 import Compare from "./Compare.vue";
 import LpRaw from "./LpRaw.vue";
+import PracticeToggle from "./PracticeToggle.vue";
 import Replay from "./Replay.vue";
 import "./style.css";
 
@@ -72,6 +73,7 @@ const theme: Theme = {
     app.component("CodeTools", CodeTools);
     app.component("Compare", Compare);
     app.component("LpRaw", LpRaw);
+    app.component("PracticeToggle", PracticeToggle);
   },
   setup() {
     useWideSections();
