@@ -2,7 +2,7 @@
 // 首页 → 链路图和课程列表 → 进 s04 → 折叠、展开旧代码 → 切到差异和 API 标签 → 回放一步步走到工具结果；关掉 JavaScript 再读一遍；
 // 然后逐条守住第二轮（issue 18）的要求：每一页没有脚本错误、没有失败的请求（favicon 也算）、手机宽度不横向溢出；
 // 桌面上代码、差异、回放用满宽度，长行折行、一行也不用横向滚动；手机上回放的控制条一直在眼前、窗口紧凑、标签一排放下；
-// 每课的练习卡片：两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节；回放知道哪些步骤是本节的、能自动播放、
+// 每课的练习卡片：两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节；练习视图把讲本节函数体的代码块折进「提示 / 答案」；回放知道哪些步骤是本节的、能自动播放、
 // 做不了事的按钮是灰的、写着快捷键；标签和回放步骤在网址里，打开和后退都恢复；参考页和锚点都在、课文里的编号和 Pi 路径都链对了、
 // 站内链接全通；差异先删后加、能并排看、能比较任意两课；s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，服务器会压缩。
 // 站点挂在构建时的 base 下（LEARN_PI_SITE_BASE=/learn-pi-agent/ npm run site 构建的就在 /learn-pi-agent/ 下，和 GitHub Pages 的项目页一样），
@@ -16,7 +16,7 @@ import { withSiteBase } from "../lib/base.ts";
 import { builtBase } from "../lib/built-base.ts";
 import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
-import { firstFailureBlock } from "../lib/practice.ts";
+import { answerBlocks, firstFailureBlock } from "../lib/practice.ts";
 import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
 import type { Replay } from "../lib/replay-types.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
@@ -526,6 +526,76 @@ describe("课程网站（真浏览器）", () => {
       }
     }
   }, 120_000);
+
+  it("练习视图：开关一按，讲本节函数体的代码块折进「提示 / 答案」，点开才看；选择记在 localStorage；关上和普通视图一样", async () => {
+    const lesson = s04;
+    if (lesson === undefined) throw new Error("no s04");
+    const blocks = answerBlocks(lesson.readme, makePractice("s04", { verify: false }).stubs);
+    const expected = blocks.map((b) => b.stub.name);
+    expect(expected.length).toBeGreaterThan(0);
+    const page = await open("/s04.html", { width: DESKTOP });
+    await live(page);
+    const folds = page.locator(".lp-pfold");
+    expect(await folds.evaluateAll((els) => els.map((el) => el.getAttribute("data-stub")))).toEqual(expected);
+    const code = (i: number) => folds.nth(i).locator(".lp-pfold-answer div.language-ts");
+    const toggle = page.locator(".lp-jump .lp-practice-toggle");
+    // 普通视图：代码块照常看得见，「提示」「答案」都不出现
+    for (let i = 0; i < expected.length; i++) {
+      expect(await code(i).isVisible(), `fold ${i}`).toBe(true);
+      expect(await folds.nth(i).locator(".lp-pfold-hint").isVisible()).toBe(false);
+      expect(await folds.nth(i).locator(".lp-pfold-answer > summary").isVisible()).toBe(false);
+    }
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+    // 练习视图：答案折起来了
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+    for (let i = 0; i < expected.length; i++) {
+      expect(await code(i).isVisible(), `fold ${i} in practice view`).toBe(false);
+      expect(await folds.nth(i).locator(".lp-pfold-answer > summary").innerText()).toBe("答案");
+      expect(await folds.nth(i).locator(".lp-pfold-hint > summary").innerText()).toBe("提示");
+    }
+    // 点「提示」看到三级，每级再点才开；第 3 级是骨架（表达式是 …）
+    const run = page.locator('.lp-pfold[data-stub="ToolRegistry.run"]').first();
+    await run.locator(".lp-pfold-hint > summary").click();
+    const levels = run.locator(".lp-hint-level");
+    expect(await levels.count()).toBe(3);
+    expect(await levels.nth(2).locator("pre").isVisible()).toBe(false);
+    await levels.nth(2).locator("summary").click();
+    const skeleton = await levels.nth(2).locator("pre").innerText();
+    expect(skeleton).toContain("run(call: ToolCall): string {");
+    expect(skeleton).toContain("if (…) return …;");
+    expect(skeleton).not.toContain("safeParse");
+    // 第 1 级链到讲它的小节，锚点在这一页上
+    const hash = await levels.nth(0).locator("a").evaluate((a) => decodeURIComponent(new URL((a as HTMLAnchorElement).href).hash.slice(1)));
+    expect(await page.locator(`[id="${hash}"]`).count()).toBe(1);
+    // 点「答案」才看到代码
+    expect(await run.locator(".lp-pfold-answer div.language-ts").isVisible()).toBe(false);
+    await run.locator(".lp-pfold-answer > summary").click();
+    expect(await run.locator(".lp-pfold-answer div.language-ts").isVisible()).toBe(true);
+    const answer = blocks.find((b) => b.stub.name === "ToolRegistry.run")?.block.value ?? "";
+    expect((await run.locator(".lp-pfold-answer pre").innerText()).trimEnd()).toBe(answer.trimEnd());
+    await page.screenshot({ path: join(SHOTS, "s04-practice-view.png"), fullPage: false });
+    // 刷新、换一课：还是练习视图，答案折着
+    await page.reload();
+    await live(page);
+    expect(await page.locator(".lp-jump .lp-practice-toggle").getAttribute("aria-pressed")).toBe("true");
+    expect(await code(0).isVisible()).toBe(false);
+    await page.locator('.lp-jump a[rel="next"]').click();
+    await page.waitForURL(/\/s05\.html$/);
+    await live(page);
+    expect(await page.locator(".lp-jump .lp-practice-toggle").getAttribute("aria-pressed")).toBe("true");
+    expect(await page.locator(".lp-pfold .lp-pfold-answer div.language-ts").first().isVisible()).toBe(false);
+    // 关上：和普通视图一样
+    await page.locator(".lp-jump .lp-practice-toggle").click();
+    const s05folds = page.locator(".lp-pfold");
+    for (let i = 0; i < (await s05folds.count()); i++) {
+      expect(await s05folds.nth(i).locator(".lp-pfold-answer div.language-ts").isVisible()).toBe(true);
+      expect(await s05folds.nth(i).locator(".lp-pfold-hint").isVisible()).toBe(false);
+    }
+    expect(await page.evaluate(() => localStorage.getItem("lp-practice-view"))).toBe("off");
+    expect(problemsOf(page)).toEqual([]);
+    await page.context().close();
+  });
 
   it("网址记着标签、差异的排法和回放步骤：打开时照它恢复，去别的页面再后退回来也恢复", async () => {
     const page = await open("/s04.html", { width: DESKTOP });

@@ -219,7 +219,7 @@ export function hintsHtml(lesson: Pick<Lesson, "id" | "code">, stub: Stub): stri
     ...(src === undefined ? [] : [level(2, preLine(codeHint(src, stub, 2))), level(3, preLine(codeHint(src, stub, 3)))]),
   ];
   return (
-    `<details class="lp-fold-hint"><summary>提示</summary>` +
+    `<details class="lp-pfold-hint"><summary>提示</summary>` +
     `<p class="lp-hint-what">${STUB_VERB[stub.kind]} <code>${text(stub.name)}</code>：终端里是 <code>npm run hint -- ${lesson.id} --part ${text(partArg(stub.name))}</code></p>` +
     `${levels.join("")}</details>`
   );
@@ -235,7 +235,7 @@ export function withPracticeFolds(lesson: Pick<Lesson, "id" | "code" | "readme">
   for (const { block, stub } of [...blocks].reverse()) {
     const start = (block.position?.start.line ?? 1) - 1;
     const end = block.position?.end.line ?? start + 1;
-    const open = `<div class="lp-fold" data-stub="${text(stub.name)}">${hintsHtml(lesson, stub)}<details class="lp-fold-answer" open><summary>答案</summary>`;
+    const open = `<div class="lp-pfold" data-stub="${text(stub.name)}">${hintsHtml(lesson, stub)}<details class="lp-pfold-answer" open><summary>答案</summary>`;
     lines.splice(end, 0, "", "</details></div>");
     lines.splice(start, 0, open, "");
   }
