@@ -76,7 +76,11 @@ export function hint(args: readonly string[], world: HintWorld = realWorld): Hin
   if (stub === undefined) {
     return { code: 0, stdout: `${relative(ROOT, practiceFile(id))} 里的 ${stubs.length} 处空白都写完了。检查：npm run check -- ${id}\n要看某一处的提示：npm run hint -- ${id} --part 名字\n`, stderr: "" };
   }
-  return { code: 0, stdout: render(id, world.lesson(id), stub, level, why, part, open.length), stderr: "" };
+  // 学习者写了几处以后行号会挪：throw 那句话在文件里只有一处时，报它现在的行号
+  const needle = `throw new Error(${JSON.stringify(stub.message)});`;
+  const at = practice?.indexOf(needle) ?? -1;
+  const line = practice !== undefined && at >= 0 && practice.indexOf(needle, at + 1) < 0 ? practice.slice(0, at).split("\n").length : stub.line;
+  return { code: 0, stdout: render(id, world.lesson(id), { ...stub, line }, level, why, part, open.length), stderr: "" };
 }
 
 function render(id: string, lesson: HintLesson, stub: Stub, level: HintLevel, why: string, part: string | undefined, left: number): string {

@@ -200,7 +200,10 @@ describe("npm run hint 的参数", () => {
   it("练习文件写完了第一处，讲第二处；--part 换一处，下一级的命令带着它", () => {
     const { stubs, text } = practiceOf("s04");
     const firstDone = text.replace(`throw new Error(${JSON.stringify(stubs[0].message)});`, "");
-    expect(hint(["s04", "2"], { ...world, practice: () => firstDone }).stdout).toContain(`s04 · ${stubs[1].name}`);
+    const second = hint(["s04", "2"], { ...world, practice: () => `// 多写了一行\n${firstDone}` }).stdout;
+    expect(second).toContain(`s04 · ${stubs[1].name}`);
+    // 行号是学习者文件里现在的行号
+    expect(second).toContain(`练习文件第 ${stubs[1].line + 1} 行`);
     const out = hint(["s04", "3", "--part", "ToolRegistry.run"], world);
     expect(out.stdout).toContain("s04 · ToolRegistry.run");
     expect(out.stdout).toContain("npm run hint -- s04 4 --part ToolRegistry.run");
