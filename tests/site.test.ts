@@ -16,7 +16,7 @@ import { CodeHighlighter } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
 import { escapeText, WRAP_FROM, wrapIndent } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
-import { STUB_VERB, firstFailureBlock, practiceCard, withPracticeCard } from "../site/lib/practice.ts";
+import { STUB_VERB, answerBlocks, firstFailureBlock, practiceCard, withPracticeCard, withPracticeFolds } from "../site/lib/practice.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { pickEncoding, serveStatic } from "../site/server.ts";
@@ -310,6 +310,46 @@ describe("网站生成器：练习卡片", () => {
     const card = practiceCard(s12, undefined, [{ ...stub, name: "x{{ y }}" }], undefined);
     expect(card).toContain("x&#123;&#123; y }}");
     expect(card).not.toContain("{{");
+  });
+});
+
+describe("网站生成器：练习视图（D44）", () => {
+  const OPEN = /^<div class="lp-pfold" data-stub="([^"]+)">.*<details class="lp-pfold-answer" open><summary>答案<\/summary>$/;
+
+  it("每课：讲本节函数体的代码块包进「提示 / 答案」，课文别的字一个没动；提示是一行 HTML，第 1 级链到页面上的小节", () => {
+    lessons.forEach((lesson, i) => {
+      const { stubs } = makePractice(lesson.id, { verify: false });
+      const folded = withPracticeFolds(lesson, stubs);
+      const lines = folded.split("\n");
+      const opens = lines.filter((l) => OPEN.test(l));
+      expect(opens.map((l) => OPEN.exec(l)?.[1]), lesson.id).toEqual(answerBlocks(lesson.readme, stubs).map((b) => b.stub.name));
+      expect(opens.length, lesson.id).toBeGreaterThan(0);
+      // 去掉包的那几行（开头一行和它后面的空行、结尾的空行和一行）就是原来的 README
+      const unwrapped = folded.replace(/^<div class="lp-pfold".*\n\n/gm, "").replace(/\n\n<\/details><\/div>$/gm, "");
+      expect(unwrapped, lesson.id).toBe(lesson.readme.replace(/\r\n/g, "\n"));
+      // 提示不能让 Vue 当插值，第 1 级的链接落在这一页的锚点上（卡片给加粗段落加的锚点也算）
+      for (const l of opens) expect(l, lesson.id).not.toContain("{{");
+      const page = withPracticeCard({ ...lesson, readme: folded }, lessons[i + 1], stubs);
+      const ids = new Set([...page.matchAll(/<a id="([^"]+)"/g)].map((m) => m[1]));
+      walk(parseMarkdown(page).children, (n) => {
+        if (n.type === "heading") ids.add(githubSlug(toString(n)));
+      });
+      for (const l of opens) {
+        const hash = /data-level="1"><summary>[^<]*<\/summary><p>重读「<a href="#([^"]+)"/.exec(l)?.[1];
+        expect(hash !== undefined && ids.has(hash), `${lesson.id}: #${hash}`).toBe(true);
+      }
+    });
+  });
+
+  it("只折本节挖掉的代码：旧代码、类型、命令的代码块不折", () => {
+    const s04 = lessons.find((l) => l.id === "s04");
+    if (s04 === undefined) throw new Error("s04 missing");
+    const { stubs } = makePractice("s04", { verify: false });
+    const answerLine = stubs.flatMap((st) => st.code.split("\n").map((l) => l.trim())).find((l) => l.length >= 12 && !l.startsWith("//")) ?? "";
+    const readme = ["# t", "", "## 工作原理", "", "```ts", answerLine, "```", "", "```ts", "const somethingOld = previousLesson();", "```", "", "```bash", answerLine, "```", ""].join("\n");
+    const blocks = answerBlocks(readme, stubs);
+    expect(blocks.map((b) => b.block.value)).toEqual([answerLine]);
+    expect(withPracticeFolds({ ...s04, readme }, stubs).split("\n").filter((l) => OPEN.test(l))).toHaveLength(1);
   });
 });
 
