@@ -16,7 +16,7 @@ import { CodeHighlighter } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
 import { escapeText, WRAP_FROM, wrapIndent } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
-import { STUB_VERB, answerBlocks, firstFailureBlock, practiceCard, withPracticeCard, withPracticeFolds } from "../site/lib/practice.ts";
+import { STUB_VERB, answerBlocks, firstFailureBlock, hintLevelsFragment, practiceCard, withPracticeCard, withPracticeFolds } from "../site/lib/practice.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { pickEncoding, serveStatic } from "../site/server.ts";
@@ -259,7 +259,7 @@ describe("网站生成器：课页", () => {
     expect(page.markdown).toContain(`<a href="/s03.html" rel="prev">上一课<small>s03 ${s03.topic}</small></a>`);
     expect(page.markdown).toContain('<LpRaw name="s04.tabs" />');
     expect(page.markdown).not.toContain("<div id=L");
-    expect(Object.keys(page.fragments)).toEqual(["s04.tabs"]);
+    expect(Object.keys(page.fragments)).toEqual(["s04.tabs", "s04.hints"]);
     expect(page.fragments["s04.tabs"]).toContain("<div id=L1 ");
     expect(page.fragments["s04.tabs"]).toContain('href="/compare.html?from=s03&amp;to=s04"');
   });
@@ -335,10 +335,28 @@ describe("网站生成器：练习视图（D44）", () => {
         if (n.type === "heading") ids.add(githubSlug(toString(n)));
       });
       for (const l of opens) {
-        const hash = /data-level="1"><summary>[^<]*<\/summary><p>重读「<a href="#([^"]+)"/.exec(l)?.[1];
+        const hash = /<details><summary>第 1 级[^<]*<\/summary><p>重读「<a href="#([^"]+)"/.exec(l)?.[1];
         expect(hash !== undefined && ids.has(hash), `${lesson.id}: #${hash}`).toBe(true);
       }
     });
+  });
+
+  it("第 2、3 级在片段 sNN.hints 里，页面上每个「提示」都对得上一段；第 3 级是骨架，不是答案", () => {
+    for (const lesson of lessons) {
+      const { stubs } = makePractice(lesson.id, { verify: false });
+      const fragment = hintLevelsFragment(lesson, stubs);
+      const names = [...fragment.matchAll(/^<div data-stub="([^"]+)">/gm)].map((m) => m[1].replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+      expect(names, lesson.id).toEqual([...new Set(answerBlocks(lesson.readme, stubs).map((b) => b.stub.name))]);
+      for (const div of fragment.split(/\n(?=<div data-stub=)/)) {
+        expect(div.match(/<details><summary>第 [23] 级/g)?.length, `${lesson.id}: ${div.slice(0, 60)}`).toBe(2);
+        expect(div).toContain("…");
+      }
+    }
+    const s04 = lessons.find((l) => l.id === "s04");
+    if (s04 === undefined) throw new Error("s04 missing");
+    const run = hintLevelsFragment(s04, makePractice("s04", { verify: false }).stubs).split(/\n(?=<div data-stub=)/).find((d) => d.includes('data-stub="ToolRegistry.run"')) ?? "";
+    expect(run).toContain("if (…) return …;");
+    expect(run).not.toContain("safeParse");
   });
 
   it("只折本节挖掉的代码：旧代码、类型、命令的代码块不折", () => {

@@ -272,11 +272,15 @@ export function hintSource(lessonCode: string, stub: Pick<Stub, "name" | "kind">
   return { head: lines.slice(0, -tailLines).join("\n"), tail: lines.slice(-tailLines).join("\n"), partial: stub.kind === "part" };
 }
 
-/** 第 2–4 级：同一段代码，函数体分别是 …、骨架、原文。 */
-export function codeHint(src: HintSource, stub: Pick<Stub, "code">, level: 2 | 3 | 4): string {
-  const pad = `${/^[ \t]*/.exec(src.tail.split("\n")[0])?.[0] ?? ""}  `;
+/**
+ * 第 2–4 级：同一段代码，函数体分别是 …、骨架、原文。
+ * signature: false 时只要函数体那几行（网页上第 3 级紧挨着第 2 级，注释和签名不必再印一遍）。
+ */
+export function codeHint(src: HintSource, stub: Pick<Stub, "code">, level: 2 | 3 | 4, { signature = true }: { signature?: boolean } = {}): string {
   const inner = level === 2 ? ELIDED : dedent(level === 3 ? skeleton(stub.code) : stub.code);
   const around = src.partial && level > 2 ? [ELIDED, inner, ELIDED] : [inner];
+  if (!signature) return around.join("\n");
+  const pad = `${/^[ \t]*/.exec(src.tail.split("\n")[0])?.[0] ?? ""}  `;
   return [src.head, ...around.map((b) => indentBy(b, pad)), src.tail].join("\n");
 }
 

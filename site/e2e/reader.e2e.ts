@@ -557,13 +557,15 @@ describe("课程网站（真浏览器）", () => {
     // 点「提示」看到三级，每级再点才开；第 3 级是骨架（表达式是 …）
     const run = page.locator('.lp-pfold[data-stub="ToolRegistry.run"]').first();
     await run.locator(".lp-pfold-hint > summary").click();
-    const levels = run.locator(".lp-hint-level");
-    expect(await levels.count()).toBe(3);
+    // 第 2、3 级是点开「提示」时才取的片段
+    const levels = run.locator(".lp-pfold-hint > details");
+    await expect.poll(() => levels.count()).toBe(3);
     expect(await levels.nth(2).locator("pre").isVisible()).toBe(false);
     await levels.nth(2).locator("summary").click();
     const skeleton = await levels.nth(2).locator("pre").innerText();
-    expect(skeleton).toContain("run(call: ToolCall): string {");
     expect(skeleton).toContain("if (…) return …;");
+    expect(skeleton).toContain("} catch (error) {");
+    expect(await levels.nth(1).locator("pre").textContent()).toContain("run(call: ToolCall): string {");
     expect(skeleton).not.toContain("safeParse");
     // 第 1 级链到讲它的小节，锚点在这一页上
     const hash = await levels.nth(0).locator("a").evaluate((a) => decodeURIComponent(new URL((a as HTMLAnchorElement).href).hash.slice(1)));

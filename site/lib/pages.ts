@@ -14,7 +14,7 @@ import type { CodeIndex } from "./codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
-import { PRACTICE_ANCHOR, type Stub, withPracticeCard, withPracticeFolds } from "./practice.ts";
+import { PRACTICE_ANCHOR, type Stub, hintLevelsFragment, withPracticeCard, withPracticeFolds } from "./practice.ts";
 import { githubSlug } from "./refs.ts";
 import type { Replay } from "./replay-types.ts";
 
@@ -87,13 +87,15 @@ export function lessonPage(
   const own = replay.steps.filter((s) => s.lesson === lesson.id).length;
   const markdown = lessonMarkdown(lesson, next, {
     head,
-    jump: jumpNav(prev, next, replay, own, code.freshCount, stubs),
+    jump: jumpNav(lesson, prev, next, replay, own, code.freshCount, stubs),
     body,
     codeIntro: codeIntro(lesson, prev, code.freshCount),
     replayIntro: replayIntro(lesson, replay, own),
   });
   const api = apiCardsHtml(code.cards, codes);
   const fragments: Fragments = { [`${lesson.id}.tabs`]: tabs(lesson, code.codeHtml, code.diffHtml, api, code.freshCount, code.stats, code.cards.length) };
+  // 练习视图的第 2、3 级提示：点开「提示」时才取（不进页面，省得每个读者都多下载几 KB）
+  if (stubs !== undefined) fragments[`${lesson.id}.hints`] = hintLevelsFragment(lesson, stubs);
   return { lesson, markdown, fragments, fresh: code.freshCount, diff: code.stats, cards: code.cards.length, steps: replay.steps.length };
 }
 
@@ -122,12 +124,12 @@ function splitAtFirstH2(readme: string): { head: string; body: string } {
   return { head, body };
 }
 
-function jumpNav(prev: Lesson | undefined, next: Lesson | undefined, replay: Replay, own: number, freshCount: number, stubs: readonly Stub[] | undefined): string {
+function jumpNav(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefined, replay: Replay, own: number, freshCount: number, stubs: readonly Stub[] | undefined): string {
   return (
     `<nav class="lp-jump" aria-label="本页">` +
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
     `<a href="#replay">回放<small>${replay.steps.length} 步，本节 ${own} 步</small></a>` +
-    `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a><PracticeToggle />` : ""}` +
+    `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a><PracticeToggle lesson="${lesson.id}" />` : ""}` +
     `${prev !== undefined ? `<a href="${withSiteBase(`/${prev.id}.html`)}" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
     `${next !== undefined ? `<a href="${withSiteBase(`/${next.id}.html`)}" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
     `</nav>`

@@ -10,14 +10,14 @@
 import type { Code, Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
 import { type CheckNames, checkNames } from "../../scripts/practice/check-names.ts";
-import { LEVEL_NAMES, codeHint, hintSource, partArg } from "../../scripts/practice/hints.ts";
+import { LEVEL_NAMES, codeHint, hintSource } from "../../scripts/practice/hints.ts";
 import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
 import type { Stub } from "../../scripts/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
 import { withSiteBase } from "./base.ts";
 import { type CodeIndex, linkCodesHtml } from "./codes.ts";
 import type { Lesson } from "./course.ts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, escapeText } from "./html.ts";
 
 /** 放进 Vue 模板的文字：HTML 转义，再把 { 写成字符引用（不让 {{ }} 成为插值）。 */
 const text = (value: string): string => escapeHtml(value).replace(/\{/g, "&#123;");
@@ -115,7 +115,8 @@ export function practiceCard(lesson: Lesson, next: Lesson | undefined, stubs: re
     ...(firstFailure === undefined
       ? []
       : [`<p class="lp-practice-sub">刚生成的文件，第一次检查：前两项能过，停在第一处空白上：</p>`, "", "```text", firstFailure, "```", ""]),
-    `<p class="lp-practice-more">加 <code>--watch</code> 每次保存自动重查；<code>--solution</code> 把同样的检查用在本节自己的 code.ts 上（证明检查本身是对的）。${nextLine}</p>`,
+    `<p class="lp-practice-more">加 <code>--watch</code> 每次保存自动重查；<code>--solution</code> 把同样的检查用在本节自己的 code.ts 上（证明检查本身是对的）。` +
+      `卡住了先别翻答案：<code>npm run hint -- ${lesson.id}</code> 给正在写的那一处一级一级的提示；页面顶上的「练习视图」把课文里的答案折起来。${nextLine}</p>`,
     "",
     "</div>",
   ].join("\n");
@@ -206,36 +207,46 @@ export function answerBlocks(readme: string, stubs: readonly Stub[]): { block: C
   return out;
 }
 
-/** 放进 <pre> 的一段代码：整段写在一行里（换行写成 &#10;），markdown 的 HTML 块不会被空行截断。 */
-const preLine = (code: string): string => `<pre class="lp-hint-code"><code>${text(code).replace(/\n/g, "&#10;")}</code></pre>`;
+/** 片段里的一段代码（片段由浏览器填进页面，不经过 Vue 的模板，{{ 不用转义）。 */
+const preLine = (code: string): string => `<pre class="lp-hint-code"><code>${escapeText(code)}</code></pre>`;
 
-/** 一处空白的「提示」：第 1 级链到讲它的小节，第 2、3 级是签名和骨架；每一级各自折着，点开才看。 */
-export function hintsHtml(lesson: Pick<Lesson, "id" | "code">, stub: Stub): string {
-  const src = hintSource(lesson.code, stub);
-  const level = (n: 1 | 2 | 3, body: string): string =>
-    `<details class="lp-hint-level" data-level="${n}"><summary>第 ${n} 级 · ${text(LEVEL_NAMES[n])}</summary>${body}</details>`;
-  const levels = [
-    level(1, `<p>重读「<a href="#${text(sectionAnchor(stub.section))}">${text(stub.section)}</a>」这一小节的正文，先别看代码。</p>`),
-    ...(src === undefined ? [] : [level(2, preLine(codeHint(src, stub, 2))), level(3, preLine(codeHint(src, stub, 3)))]),
-  ];
-  return (
-    `<details class="lp-pfold-hint"><summary>提示</summary>` +
-    `<p class="lp-hint-what">${STUB_VERB[stub.kind]} <code>${text(stub.name)}</code>：终端里是 <code>npm run hint -- ${lesson.id} --part ${text(partArg(stub.name))}</code></p>` +
-    `${levels.join("")}</details>`
-  );
+const levelHtml = (n: 1 | 2 | 3, body: string): string => `<details><summary>第 ${n} 级 · ${text(LEVEL_NAMES[n].split("：")[0])}</summary>${body}</details>`;
+
+/**
+ * 一处空白的「提示」，放在代码块前面：第 1 级链到讲它的小节。第 2、3 级（注释和签名、骨架）不写进页面——s12 一页离 600 KB 的上限很近——
+ * 读者第一次点开「提示」时才从片段 sNN.hints（hintLevelsFragment）取来填进去（PracticeToggle.vue）。
+ */
+export function hintsHtml(stub: Stub): string {
+  const first = levelHtml(1, `<p>重读「<a href="#${text(sectionAnchor(stub.section))}">${text(stub.section)}</a>」的正文，先别看代码。</p>`);
+  return `<details class="lp-pfold-hint" data-stub="${text(stub.name)}"><summary>提示</summary>${first}</details>`;
+}
+
+/**
+ * 片段 sNN.hints：这一页折起来的每处空白的第 2、3 级提示，一处一个 <div data-stub="…">。第 2 级是注释和签名，
+ * 第 3 级是骨架（只印函数体，签名就在上面一级）。
+ */
+export function hintLevelsFragment(lesson: Pick<Lesson, "code" | "readme">, stubs: readonly Stub[]): string {
+  const shown = [...new Set(answerBlocks(lesson.readme, stubs).map((b) => b.stub))];
+  return shown
+    .map((stub) => {
+      const src = hintSource(lesson.code, stub);
+      const levels = src === undefined ? "" : levelHtml(2, preLine(codeHint(src, stub, 2))) + levelHtml(3, preLine(codeHint(src, stub, 3, { signature: false })));
+      return `<div data-stub="${escapeHtml(stub.name)}">${levels}</div>`;
+    })
+    .join("\n");
 }
 
 /**
  * 课的 README 里算「答案」的代码块（answerBlocks）包进折叠：前面一行是「提示」，代码块本身放进「答案」。返回改好的 README。
  */
-export function withPracticeFolds(lesson: Pick<Lesson, "id" | "code" | "readme">, stubs: readonly Stub[]): string {
+export function withPracticeFolds(lesson: Pick<Lesson, "readme">, stubs: readonly Stub[]): string {
   const lines = lesson.readme.replace(/\r\n/g, "\n").split("\n");
   const blocks = answerBlocks(lines.join("\n"), stubs);
   // 从后往前包，前面的行号不动
   for (const { block, stub } of [...blocks].reverse()) {
     const start = (block.position?.start.line ?? 1) - 1;
     const end = block.position?.end.line ?? start + 1;
-    const open = `<div class="lp-pfold" data-stub="${text(stub.name)}">${hintsHtml(lesson, stub)}<details class="lp-pfold-answer" open><summary>答案</summary>`;
+    const open = `<div class="lp-pfold" data-stub="${text(stub.name)}">${hintsHtml(stub)}<details class="lp-pfold-answer" open><summary>答案</summary>`;
     lines.splice(end, 0, "", "</details></div>");
     lines.splice(start, 0, open, "");
   }
