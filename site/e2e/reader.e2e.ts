@@ -536,7 +536,7 @@ describe("课程网站（真浏览器）", () => {
     const page = await open("/s04.html", { width: DESKTOP });
     await live(page);
     const folds = page.locator(".lp-pfold");
-    expect(await folds.evaluateAll((els) => els.map((el) => el.getAttribute("data-stub")))).toEqual(expected);
+    expect(await folds.locator(".lp-pfold-hint").evaluateAll((els) => els.map((el) => el.getAttribute("data-stub")))).toEqual(expected);
     const code = (i: number) => folds.nth(i).locator(".lp-pfold-answer div.language-ts");
     const toggle = page.locator(".lp-jump .lp-practice-toggle");
     // 普通视图：代码块照常看得见，「提示」「答案」都不出现
@@ -555,9 +555,9 @@ describe("课程网站（真浏览器）", () => {
       expect(await folds.nth(i).locator(".lp-pfold-hint > summary").innerText()).toBe("提示");
     }
     // 点「提示」看到三级，每级再点才开；第 3 级是骨架（表达式是 …）
-    const run = page.locator('.lp-pfold[data-stub="ToolRegistry.run"]').first();
+    const run = page.locator(".lp-pfold", { has: page.locator('.lp-pfold-hint[data-stub="ToolRegistry.run"]') }).first();
     await run.locator(".lp-pfold-hint > summary").click();
-    // 第 2、3 级是点开「提示」时才取的片段
+    // 三级提示是点开「提示」时才取的片段
     const levels = run.locator(".lp-pfold-hint > details");
     await expect.poll(() => levels.count()).toBe(3);
     expect(await levels.nth(2).locator("pre").isVisible()).toBe(false);

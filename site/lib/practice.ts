@@ -116,7 +116,7 @@ export function practiceCard(lesson: Lesson, next: Lesson | undefined, stubs: re
       ? []
       : [`<p class="lp-practice-sub">刚生成的文件，第一次检查：前两项能过，停在第一处空白上：</p>`, "", "```text", firstFailure, "```", ""]),
     `<p class="lp-practice-more">加 <code>--watch</code> 每次保存自动重查；<code>--solution</code> 把同样的检查用在本节自己的 code.ts 上（证明检查本身是对的）。` +
-      `卡住了先别翻答案：<code>npm run hint -- ${lesson.id}</code> 给正在写的那一处一级一级的提示；页面顶上的「练习视图」把课文里的答案折起来。${nextLine}</p>`,
+      `卡住了：<code>npm run hint -- ${lesson.id}</code> 一级一级给提示，页面顶上的「练习视图」把课文里的答案折起来。${nextLine}</p>`,
     "",
     "</div>",
   ].join("\n");
@@ -210,28 +210,26 @@ export function answerBlocks(readme: string, stubs: readonly Stub[]): { block: C
 /** 片段里的一段代码（片段由浏览器填进页面，不经过 Vue 的模板，{{ 不用转义）。 */
 const preLine = (code: string): string => `<pre class="lp-hint-code"><code>${escapeText(code)}</code></pre>`;
 
-const levelHtml = (n: 1 | 2 | 3, body: string): string => `<details><summary>第 ${n} 级 · ${text(LEVEL_NAMES[n].split("：")[0])}</summary>${body}</details>`;
+const levelHtml = (n: 1 | 2 | 3, body: string): string => `<details><summary>第 ${n} 级 · ${escapeText(LEVEL_NAMES[n].split("：")[0])}</summary>${body}</details>`;
 
 /**
- * 一处空白的「提示」，放在代码块前面：第 1 级链到讲它的小节。第 2、3 级（注释和签名、骨架）不写进页面——s12 一页离 600 KB 的上限很近——
- * 读者第一次点开「提示」时才从片段 sNN.hints（hintLevelsFragment）取来填进去（PracticeToggle.vue）。
+ * 一处空白的「提示」，放在代码块前面，里面是空的：三级提示都不写进页面——s12 一页离 600 KB 的上限只剩几 KB——
+ * 读者第一次点开「提示」时才从片段 sNN.hints（hintLevelsFragment）取来，按 data-stub 填进去（PracticeToggle.vue）。
  */
-export function hintsHtml(stub: Stub): string {
-  const first = levelHtml(1, `<p>重读「<a href="#${text(sectionAnchor(stub.section))}">${text(stub.section)}</a>」的正文，先别看代码。</p>`);
-  return `<details class="lp-pfold-hint" data-stub="${text(stub.name)}"><summary>提示</summary>${first}</details>`;
-}
+export const hintsHtml = (stub: Stub): string => `<details class="lp-pfold-hint" data-stub="${text(stub.name)}"><summary>提示</summary></details>`;
 
 /**
- * 片段 sNN.hints：这一页折起来的每处空白的第 2、3 级提示，一处一个 <div data-stub="…">。第 2 级是注释和签名，
- * 第 3 级是骨架（只印函数体，签名就在上面一级）。
+ * 片段 sNN.hints：这一页折起来的每处空白的第 1–3 级提示，一处一个 <div data-stub="…">。第 1 级链到讲它的小节（锚点在这一页上），
+ * 第 2 级是注释和签名，第 3 级是骨架（只印函数体，签名就在上面一级）。
  */
 export function hintLevelsFragment(lesson: Pick<Lesson, "code" | "readme">, stubs: readonly Stub[]): string {
   const shown = [...new Set(answerBlocks(lesson.readme, stubs).map((b) => b.stub))];
   return shown
     .map((stub) => {
       const src = hintSource(lesson.code, stub);
-      const levels = src === undefined ? "" : levelHtml(2, preLine(codeHint(src, stub, 2))) + levelHtml(3, preLine(codeHint(src, stub, 3, { signature: false })));
-      return `<div data-stub="${escapeHtml(stub.name)}">${levels}</div>`;
+      const first = levelHtml(1, `<p>重读「<a href="#${escapeHtml(sectionAnchor(stub.section))}">${escapeText(stub.section)}</a>」的正文，先别看代码。</p>`);
+      const code = src === undefined ? "" : levelHtml(2, preLine(codeHint(src, stub, 2))) + levelHtml(3, preLine(codeHint(src, stub, 3, { signature: false })));
+      return `<div data-stub="${escapeHtml(stub.name)}">${first}${code}</div>`;
     })
     .join("\n");
 }
@@ -246,7 +244,7 @@ export function withPracticeFolds(lesson: Pick<Lesson, "readme">, stubs: readonl
   for (const { block, stub } of [...blocks].reverse()) {
     const start = (block.position?.start.line ?? 1) - 1;
     const end = block.position?.end.line ?? start + 1;
-    const open = `<div class="lp-pfold" data-stub="${text(stub.name)}">${hintsHtml(stub)}<details class="lp-pfold-answer" open><summary>答案</summary>`;
+    const open = `<div class="lp-pfold">${hintsHtml(stub)}<details class="lp-pfold-answer" open><summary>答案</summary>`;
     lines.splice(end, 0, "", "</details></div>");
     lines.splice(start, 0, open, "");
   }
