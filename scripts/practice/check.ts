@@ -7,7 +7,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { ROOT, lessonDir } from "../../tooling/course.ts";
 import { runChecks } from "./checks.ts";
 import { practiceFile, readArgs } from "./lesson-arg.ts";
-import { formatReport } from "./report.ts";
+import { formatReport, wantsColor } from "./report.ts";
 
 const { id, on } = readArgs("check", ["--watch", "--solution"]);
 const solution = on.has("--solution");
@@ -25,7 +25,7 @@ const once = async (): Promise<boolean> => {
     return false;
   }
   const outcome = await runChecks(id, file);
-  console.log(formatReport(outcome, solution));
+  console.log(formatReport(outcome, solution, { color: wantsColor(process.stdout, process.env) }));
   return outcome.ok;
 };
 

@@ -17,13 +17,16 @@ import { resolveCommand } from "../../tooling/demos.ts";
 import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
 import { ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
+import { type Stage, readStageMap, stageOfTest, stagesOf } from "../../tooling/stages.ts";
 import { type CheckNames, checkNames } from "./check-names.ts";
-import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, testLines, todoLines, traceLines } from "./explain.ts";
+import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, ruleWords, testLines, todoLines, traceLines } from "./explain.ts";
+import { howItWorks } from "./readme.ts";
 import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
 
 export type Status = "pass" | "fail" | "skip";
 export type CheckResult = { name: string; status: Status; note: string };
-export type Outcome = { id: string; file: string; checks: CheckResult[]; first?: Finding; ok: boolean };
+/** stage：停在哪个阶段（类型、API 没过，或者所有阶段都过了，就没有）。 */
+export type Outcome = { id: string; file: string; checks: CheckResult[]; first?: Finding; stage?: StageProgress; ok: boolean };
 
 export type CheckOptions = {
   /** 测试那边多久（毫秒）没有任何进展就算卡住；重跑一个黄金场景的时限也是它。 */
@@ -260,6 +263,14 @@ const HANG_HINT = "多半是哪个循环停不下来，或者在等一个永远�
 class Tally {
   readonly checks: CheckResult[] = [];
   first: Finding | undefined;
+  /** 报告里按这个顺序列出的检查名（类型、API、各个阶段），演示最后。 */
+  private readonly names: string[] = [];
+  expect(names: readonly string[]): void {
+    for (const n of names) if (!this.names.includes(n)) this.names.push(n);
+  }
+  skip(name: string, note: string): void {
+    this.checks.push({ name, status: "skip", note });
+  }
   fail(name: string, note: string, finding: Finding): void {
     this.checks.push({ name, status: "fail", note });
     this.first ??= finding;
@@ -267,9 +278,9 @@ class Tally {
   pass(name: string, note = ""): void {
     this.checks.push({ name, status: "pass", note });
   }
-  /** 报告里的顺序永远是 names 的顺序；没轮到的记成「没跑」。 */
-  ordered(names: Record<string, string>): CheckResult[] {
-    return Object.values(names).map((name) => this.checks.find((c) => c.name === name) ?? { name, status: "skip", note: "" });
+  /** 报告里的顺序永远是 expect 的顺序，演示在最后；没轮到的记成「没跑」。 */
+  ordered(demo: string): CheckResult[] {
+    return [...this.names, demo].map((name) => this.checks.find((c) => c.name === name) ?? { name, status: "skip", note: "" });
   }
 }
 
@@ -298,44 +309,81 @@ function checkTypesAndApi(id: string, file: string, tally: Tally, names: Names):
   return true;
 }
 
-/** 一组测试（行为或黄金）在这次 vitest 里的结果记成一项；hungHere：卡住的那个测试在这一组里。 */
-async function judgeGroup(id: string, file: string, tally: Tally, name: string, tests: TestRecord[], run: TestRun, hungHere: boolean, golden: boolean, stuckMs: number): Promise<void> {
-  const failed = tests.filter((t) => t.state === "failed");
-  const finished = tests.filter((t) => t.state === "passed" || t.state === "failed");
-  if (run.hung !== undefined && hungHere) {
-    tally.fail(name, "卡住了", {
-      title: `卡住了：「${testTitle(run.hung)}」跑了 ${Math.round((run.hungMs ?? 0) / 1000)} 秒还没结束，检查停了下来`,
-      lines: [HANG_HINT],
-    });
-  } else if (tests.length === 0 && run.hung === undefined) {
-    tally.fail(name, "一个都没找到", { title: `没找到 ${id} 的${name}`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] });
-  } else if (failed.length > 0) {
-    const note = `${tests.length} 个里过了 ${tests.length - failed.length} 个${finished.length < tests.length ? `（${tests.length - finished.length} 个没跑完）` : ""}`;
-    tally.fail(name, note, await explainTest(id, file, failed[0], golden, stuckMs));
-  } else if (tests.length > 0 && finished.length === tests.length) tally.pass(name, `${tests.length} 个全过`);
-  else tally.checks.push({ name, status: "skip", note: finished.length === 0 ? "检查停了，还没跑到" : `检查停了，跑完的 ${finished.length} 个都过了（一共 ${tests.length} 个）` });
-}
+/** 报告里一个阶段那一行的名字：`第 2 阶段 校验参数，执行一个工具`。 */
+export const stageName = (k: number, stage: Stage): string => `第 ${k} 阶段 ${stage.title}`;
 
-/** ③④ 行为测试和黄金轨迹：一次 vitest。 */
-async function checkCourseTests(id: string, file: string, tally: Tally, names: Names, stuckMs: number): Promise<void> {
+/** 当前阶段（第一个没过的）里还有几个没过、后面的阶段一共几个没过：报告只讲第一个，其余只报数。 */
+export type StageProgress = { current: number; of: number; stage: Stage; restHere: number; later: number };
+
+/**
+ * ③④ 行为测试和黄金轨迹：一次 vitest，结果按阶段分组（tooling/stages.ts 的表，tooling/stages.json 的测试归属）。
+ * 第一个有测试没过的阶段是「当前阶段」：前面的阶段过了，后面的先不看；只解释当前阶段的第一个失败。
+ */
+async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs: number): Promise<StageProgress | undefined> {
   const files = courseTestFiles();
   const order = [...files.behaviour, ...files.golden];
+  const stages = stagesOf(id);
+  const names = stages.map((s, i) => stageName(i + 1, s));
+  tally.expect(names);
   const run = await runCourseTests(id, file, order, stuckMs);
+  const progress = (current: number, restHere: number, later: number): StageProgress => ({ current, of: stages.length, stage: stages[current - 1], restHere, later });
   if (run.crashed !== undefined) {
-    tally.fail(names.behaviour, "没跑完", { title: "测试没跑完", lines: [run.crashed] });
-    return;
+    tally.fail(names[0], "没跑完", { title: "测试没跑完", lines: [run.crashed] });
+    return progress(1, 0, 0);
   }
+  const map = readStageMap();
   const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
-  for (const [name, group, golden] of [
-    [names.behaviour, files.behaviour, false],
-    [names.golden, files.golden, true],
-  ] as const) {
-    const hungHere = run.hung !== undefined && group.includes(run.hung.file);
-    await judgeGroup(id, file, tally, name, sorted.filter((t) => group.includes(t.file)), run, hungHere, golden, stuckMs);
+  const groups = stages.map((_, i) => sorted.filter((t) => stageOfTest(map, id, t) === i + 1));
+  const hungAt = run.hung === undefined ? undefined : stageOfTest(map, id, run.hung);
+  const failedAt = groups.findIndex((g) => g.length === 0 || g.some((t) => t.state === "failed")) + 1 || undefined;
+  const currentAt = Math.min(hungAt ?? Infinity, failedAt ?? Infinity);
+  if (currentAt === Infinity) {
+    // 每个测试都过了：测试之外还有没人接的错误（比如定时器里抛的），算在最后一个阶段
+    for (const [i, g] of groups.entries()) {
+      if (run.unhandled.length > 0 && i === groups.length - 1) {
+        tally.fail(names[i], "有漏掉的错误", { title: "测试之外还抛了错误（比如定时器里）", lines: testLines(run.unhandled) });
+        return progress(i + 1, 0, 0);
+      }
+      tally.pass(names[i], `${g.length} 个全过`);
+    }
+    return undefined;
   }
-  if (run.unhandled.length > 0 && tally.first === undefined) {
-    tally.fail(names.behaviour, "有漏掉的错误", { title: "测试之外还抛了错误（比如定时器里）", lines: testLines(run.unhandled) });
+  const notPassed = (g: readonly TestRecord[]): number => g.filter((t) => t.state !== "passed").length;
+  for (const [i, g] of groups.entries()) {
+    const k = i + 1;
+    if (k > currentAt) break;
+    const finished = g.filter((t) => t.state === "passed" || t.state === "failed");
+    if (k < currentAt) {
+      if (finished.length === g.length) tally.pass(names[i], `${g.length} 个全过`);
+      else tally.skip(names[i], `检查停了，跑完的 ${finished.length} 个都过了（一共 ${g.length} 个）`);
+      continue;
+    }
+    const stage = stages[i];
+    const failed = g.filter((t) => t.state === "failed");
+    const note = `${g.length} 个里过了 ${g.length - notPassed(g)} 个${finished.length < g.length ? `（${g.length - finished.length} 个没跑完）` : ""}`;
+    let finding: Finding;
+    if (hungAt === k && run.hung !== undefined) {
+      finding = {
+        title: `卡住了：「${testTitle(run.hung)}」跑了 ${Math.round((run.hungMs ?? 0) / 1000)} 秒还没结束，检查停了下来`,
+        lines: [HANG_HINT],
+        about: ruleWords(run.hung.name),
+      };
+    } else if (g.length === 0) {
+      finding = { title: `没找到 ${id} 第 ${k} 阶段的测试`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] };
+    } else finding = await explainTest(id, file, failed[0], files.golden.includes(failed[0].file), stuckMs);
+    finding.reread = rereadLine(id, stage);
+    tally.fail(names[i], note, finding);
+    const later = groups.slice(k).reduce((n, h) => n + notPassed(h), 0);
+    return progress(k, Math.max(0, notPassed(g) - 1), later);
   }
+  return undefined;
+}
+
+/** 阶段要重读的那一小节，写成 `s04_tool_loop/README.md:158「5. 循环本身：runEventedToolLoop」`。 */
+function rereadLine(id: string, stage: Stage): string {
+  const dir = lessonDir(id);
+  const line = howItWorks(readFileSync(join(ROOT, dir, "README.md"), "utf8")).find((p) => p.title === stage.section)?.line;
+  return `${dir}/README.md${line === undefined ? "" : `:${line}`}「${stage.section}」`;
 }
 
 /** 检查 file（学习者的练习文件，或 --solution 时这一课自己的 code.ts）是不是 id 这一课的一个正确实现。 */
@@ -343,18 +391,22 @@ export async function runChecks(id: string, file: string, options: CheckOptions 
   const opts = { ...DEFAULTS, ...options };
   const names = checkNames(id);
   const tally = new Tally();
-  const stop = (): Outcome => ({ id, file, checks: tally.ordered(names), first: tally.first, ok: false });
-  if (!checkTypesAndApi(id, file, tally, names)) return stop();
-  await checkCourseTests(id, file, tally, names, opts.stuckMs);
-  if (tally.first !== undefined) return stop();
-  // ⑤ 演示
+  tally.expect([names.types, names.api]);
+  const stop = (stage?: StageProgress): Outcome => ({ id, file, checks: tally.ordered(names.demo), first: tally.first, stage, ok: false });
+  if (!checkTypesAndApi(id, file, tally, names)) {
+    tally.expect(stagesOf(id).map((s, i) => stageName(i + 1, s)));
+    return stop();
+  }
+  const stage = await checkCourseTests(id, file, tally, opts.stuckMs);
+  if (stage !== undefined) return stop(stage);
+  // ⑤ 演示：所有阶段都过了才比
   const demo = await checkDemo(id, file, opts.demoTimeoutMs);
   if (demo !== undefined) {
     tally.fail(names.demo, "不一样", demo);
     return stop();
   }
   tally.pass(names.demo);
-  return { id, file, checks: tally.ordered(names), ok: true };
+  return { id, file, checks: tally.ordered(names.demo), ok: true };
 }
 
 /** 测试全名去掉开头的课号（和黄金轨迹的场景名），留下描述行为的那句话。 */
@@ -366,15 +418,19 @@ const testTitle = (t: TestRecord): string => {
 
 async function explainTest(id: string, file: string, t: TestRecord, golden: boolean, timeoutMs: number): Promise<Finding> {
   const group = golden ? "黄金轨迹" : "行为测试";
+  const about = ruleWords(t.name);
   // 撞上了还空着的地方：要紧的是哪一处空白，不是哪个测试
   const todo = findTodo(...t.errors.flatMap((e) => [e.message, e.actual, e.stack]));
   if (todo !== undefined) return { title: `${group}跑到了还空着的地方`, lines: todoLines(todo) };
-  if (!golden) return { title: `行为测试没过：「${testTitle(t)}」`, lines: testLines(t.errors) };
+  if (!golden) return { title: `行为测试没过：「${testTitle(t)}」`, lines: testLines(t.errors), about };
   const scenario = t.name.split(" > ")[0];
   const field = /in "(\w+)"/.exec(t.errors[0]?.message ?? "")?.[1] as keyof Trace | undefined;
   const step = await goldenStep(id, file, scenario, timeoutMs);
-  const title = `黄金轨迹没对上：场景 ${scenario}${step === undefined ? "" : `（${step.about}）`}`;
-  return { title, lines: step === undefined ? testLines(t.errors) : traceLines(step.golden, step.actual, field) };
+  return {
+    title: `黄金轨迹没对上：场景 ${scenario}`,
+    scenario: step?.about,
+    lines: step === undefined ? testLines(t.errors) : traceLines(step.golden, step.actual, field),
+  };
 }
 
 /** 在子进程里重跑一个场景，拿到黄金轨迹和实际轨迹（scripts/practice/golden-step.ts）；跑不出来就是 undefined。 */

@@ -1,13 +1,64 @@
 // 把检查的失败说成学习者的话：还没写的空白（TODO）、类型错误指到哪一行、API 少了或变了哪些声明、
 // 黄金轨迹第一处不同在哪一步、测试期望什么实际得到什么。不贴 vitest 的原始输出。
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../../tooling/course.ts";
+import { parseMarkdown } from "../../tooling/markdown.ts";
 import type { Trace, TraceMsg, TraceRequest } from "../../tooling/scenarios/shape.ts";
 import type { ErrorInfo } from "./reporter.ts";
 
 /** 空白处抛出的那句话：`TODO s04: 写出 runEventedToolLoop —— 见 …`。 */
 const TODO = /TODO s\d\d: [^"\n\\]*/;
 
-/** 报告里「第一个没过的」那一段：标题一行，下面几行细节。 */
-export type Finding = { title: string; lines: string[] };
+/**
+ * 报告里「第一个没过的」那一段：标题一行，下面几行细节。about：这个测试守的规则或决策，用术语表的话说
+ * （「R5 循环一定会停」）；scenario：黄金轨迹的场景在演什么；reread：该回头读的 README 那一行。
+ */
+export type Finding = { title: string; lines: string[]; about?: string; scenario?: string; reread?: string };
+
+// ── 规则和决策的编号 → 术语表的话 ─────────────────────────
+/** 术语表（GLOSSARY.md）里的编号条目：`**R5 循环一定会停**：…` → R5 → 循环一定会停。 */
+const CODE = /^(R\d|U\d|D\d{1,3}|F\d{1,3}) (.+)$/;
+let glossary: Map<string, string> | undefined;
+export function glossaryWords(text: string = readFileSync(join(ROOT, "GLOSSARY.md"), "utf8")): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const node of parseMarkdown(text).children) {
+    const lead = node.type === "paragraph" ? node.children[0] : undefined;
+    if (lead?.type !== "strong") continue;
+    const m = CODE.exec(lead.children.map((c) => ("value" in c ? c.value : "")).join("").trim());
+    if (m) words.set(m[1], m[2]);
+  }
+  return words;
+}
+
+/**
+ * 测试名里点到的规则、决策（`R4 第 1 类：…`、`recordToolCalls（D41）：…`），写成术语表的话：
+ * 「R4 错误不崩溃；D41 …」。没点到、或术语表里没有的编号，就不说。
+ */
+export function ruleWords(testName: string, words: ReadonlyMap<string, string> = (glossary ??= glossaryWords())): string | undefined {
+  const codes = [...new Set([...testName.matchAll(/(?<![\w-])(R\d|U\d|D\d{1,3}|F\d{1,3})(?![\d\w])/g)].map((m) => m[1]))];
+  const known = codes.filter((c) => words.has(c)).map((c) => `${c} ${words.get(c)}`);
+  return known.length === 0 ? undefined : known.join("；");
+}
+
+// ── 不给学习者看的东西 ───────────────────────────────────
+/** 维护者的命令（会拿学习者的错去覆盖参考答案）和测试框架的名字：练习的报告里一律不出现。 */
+const MAINTAINER = /npm run gen|npm test|vitest|npx /i;
+/** 调用栈的一行：`    at foo (file.ts:1:2)`。 */
+const STACK = /^\s*at .+(\(|:\d+:\d+)/;
+
+/**
+ * 给学习者的一行：去掉调用栈；提到维护者命令的分句（以 ; 或 ；、。分开）整句拿掉，一句不剩就是 undefined。
+ * 例：golden.test.ts 的 `trace differs from tests/golden; if the change is intended, run npm run gen:golden …`
+ * 只留 `trace differs from tests/golden`。
+ */
+export function forLearner(line: string): string | undefined {
+  if (STACK.test(line)) return undefined;
+  if (!MAINTAINER.test(line)) return line;
+  const kept = line.split(/(?<=[;；。])\s*/).filter((part) => !MAINTAINER.test(part));
+  const text = kept.join(" ").replace(/[;；]\s*$/, "").trimEnd();
+  return text.trim() === "" ? undefined : text;
+}
 
 /** 在一段文字（错误信息、实际值、stderr）里找学习者还没写的空白。 */
 export function findTodo(...texts: (string | undefined)[]): string | undefined {
@@ -133,6 +184,54 @@ const FIELDS: (keyof Trace)[] = ["steps", "messages", "requests", "output", "eve
  */
 export function traceLines(golden: Trace, actual: Trace, field?: keyof Trace): string[] {
   const f = field ?? FIELDS.find((k) => JSON.stringify(golden[k]) !== JSON.stringify(actual[k]));
+  const plain = f === undefined ? undefined : plainWords(golden, actual, f);
+  const lines = detailLines(golden, actual, f);
+  return plain === undefined ? lines : [plain, ...lines];
+}
+
+/** 一步的结果：`turn "go" → assistant[stop]: 好` → stopReason 和文字；不是一条回答就是 undefined。 */
+const answerOf = (step: unknown): { stop: string; text: string } | undefined => {
+  const m = typeof step === "string" ? / → assistant\[(\w+)\]: ([\s\S]*)$/.exec(step) : null;
+  return m ? { stop: m[1], text: m[2] } : undefined;
+};
+
+/**
+ * 第一处不同说成一句人话，只说数据里看得出来的：「第 2 条消息：回答以 stop 结束，调用却照样跑了」。
+ * 看不出来（比如只是文字不同）就说哪里不同；说不准就是 undefined，只列期望和实际。
+ */
+export function plainWords(golden: Trace, actual: Trace, f: keyof Trace): string | undefined {
+  const g = (golden[f] ?? []) as unknown[];
+  const a = (actual[f] ?? []) as unknown[];
+  const i = firstDiff(g, a);
+  if (i < 0) return undefined;
+  if (f === "steps") {
+    const [ga, aa] = [answerOf(g[i]), answerOf(a[i])];
+    if (ga === undefined || aa === undefined) return undefined;
+    if (ga.stop !== aa.stop) return `第 ${i + 1} 步：回答应该以 ${ga.stop} 结束，实际以 ${aa.stop} 结束`;
+    return `第 ${i + 1} 步：回答以 ${ga.stop} 结束，没错，但文字不一样`;
+  }
+  if (f === "messages" || f === "path") {
+    const [gm, am, before] = [g[i] as TraceMsg | undefined, a[i] as TraceMsg | undefined, a[i - 1] as TraceMsg | undefined];
+    const at = `第 ${i + 1} 条消息`;
+    if (am?.role === "toolResult" && gm?.role !== "toolResult" && before?.role === "assistant" && before.stopReason !== "toolUse") {
+      return `${at}：回答以 ${before.stopReason ?? "stop"} 结束，调用却照样跑了（多存了一条工具结果）`;
+    }
+    if (gm?.role === "toolResult" && am?.role !== "toolResult") return `${at}：回答要了工具，这里该有它的结果，实际${am === undefined ? "什么都没存" : `存的是一条 ${am.role}`}`;
+    if (gm === undefined) return `${at}：不该有这条消息，实际多存了一条 ${am?.role}`;
+    if (am === undefined) return `${at}：该存一条 ${gm.role}，实际没存`;
+    if (gm.role !== am.role) return `${at}：该存一条 ${gm.role}，实际存的是一条 ${am.role}`;
+    if (gm.stopReason !== am.stopReason) return `${at}：回答应该以 ${gm.stopReason} 结束，实际以 ${am.stopReason} 结束`;
+    if (gm.toolCallId !== am.toolCallId) return `${at}：工具结果对应的调用 id 不对`;
+    return `${at}：${gm.role} 的内容不一样`;
+  }
+  if (f === "requests" && g.length !== a.length && i >= Math.min(g.length, a.length)) {
+    return g.length < a.length ? `模型被多问了 ${a.length - g.length} 次（应问 ${g.length} 次）` : `少问了模型 ${g.length - a.length} 次（应问 ${g.length} 次）`;
+  }
+  return undefined;
+}
+
+/** 第一处不同的期望和实际。 */
+function detailLines(golden: Trace, actual: Trace, f: keyof Trace | undefined): string[] {
   if (f === undefined) return ["轨迹和黄金文件一样（测试没过的原因在别处）"];
   const g = (golden[f] ?? []) as unknown[];
   const a = (actual[f] ?? []) as unknown[];

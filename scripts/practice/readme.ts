@@ -1,10 +1,13 @@
 // 练习模式读课的 README：空白处的提示指向讲它的那一小节，「自己写一遍」小节里的命令和输出拿出来核对。
-import type { Code, Nodes, RootContent } from "mdast";
-import { parseReadme, partsOf } from "../../tooling/markdown.ts";
+import type { Code, List, Nodes, RootContent } from "mdast";
+import { lineOf, parseReadme, partsOf } from "../../tooling/markdown.ts";
+import type { Stage } from "../../tooling/stages.ts";
+import { STAGE_LINE } from "./report.ts";
 
 const textOf = (node: Nodes): string => ("value" in node ? node.value : "children" in node ? node.children.map(textOf).join("") : "");
 
-type Part = { title: string; nodes: RootContent[] };
+/** 一个小节：标题、它在 README 里的行号（H3 那一行，或加粗开头的那段），和下面的内容。 */
+type Part = { title: string; line: number; nodes: RootContent[] };
 
 /**
  * 一个 H2 节切成小节：有 H3 就按 H3 切；没有 H3 的节按加粗开头的段落切（「**第一步：…**」），标题去掉收尾的标点。
@@ -30,11 +33,11 @@ function split(readme: string, h2: string): Part[] {
   const section = tree.find((p) => p.name === h2);
   if (section === undefined) return [];
   const hasH3 = section.nodes.some((n) => n.type === "heading" && n.depth === 3);
-  const parts: Part[] = [{ title: h2, nodes: [] }];
+  const parts: Part[] = [{ title: h2, line: section.line, nodes: [] }];
   for (const node of section.nodes) {
     const lead = node.type === "paragraph" && node.children[0]?.type === "strong" ? node.children[0] : undefined;
-    if (node.type === "heading" && node.depth === 3) parts.push({ title: textOf(node).trim(), nodes: [] });
-    else if (!hasH3 && lead !== undefined) parts.push({ title: textOf(lead).trim().replace(/[。：:，,]$/, ""), nodes: [node] });
+    if (node.type === "heading" && node.depth === 3) parts.push({ title: textOf(node).trim(), line: lineOf(node), nodes: [] });
+    else if (!hasH3 && lead !== undefined) parts.push({ title: textOf(lead).trim().replace(/[。：:，,]$/, ""), line: lineOf(node), nodes: [node] });
     else parts.at(-1)?.nodes.push(node);
   }
   return parts;
@@ -66,21 +69,25 @@ export function sectionFor(readme: string, stub: { names: readonly string[]; rem
   return found?.title ?? "工作原理";
 }
 
+/** 「工作原理」的小节：标题和行号（阶段表点名的小节、报告里「再读」指的那一行）。 */
+export const howItWorks = (readme: string): { title: string; line: number }[] => subsections(readme, "工作原理").map(({ title, line }) => ({ title, line }));
+
 /** 「试一下」里「自己写一遍」小节：代码块按出现顺序，prose 是正文里的行内代码。 */
-export function practiceBlocks(readme: string): { blocks: Code[]; prose: string[] } | undefined {
+export function practiceBlocks(readme: string): { blocks: Code[]; prose: string[]; list?: List } | undefined {
   const part = subsections(readme, "试一下").find((p) => p.title === PRACTICE_HEADING);
   if (part === undefined) return undefined;
-  return { blocks: part.nodes.filter((n): n is Code => n.type === "code"), prose: inlineCodes(part.nodes) };
+  const list = part.nodes.find((n): n is List => n.type === "list" && n.ordered === true);
+  return { blocks: part.nodes.filter((n): n is Code => n.type === "code"), prose: inlineCodes(part.nodes), list };
 }
 
 export const PRACTICE_HEADING = "自己写一遍";
 
 const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "new", "await", "super"]);
 
-/** 报告里从这一行起是「第一个没过的」那一段，README 的「自己写一遍」贴的就是它。 */
-export const FIRST_FAILURE = "第一个没过的";
+/** 报告里从这一行（「你在第 1 阶段……」）起是说学习者卡在哪的那一段，README 的「自己写一遍」贴的就是它。 */
+export const FIRST_FAILURE = STAGE_LINE;
 
-/** 报告从「第一个没过的」起到结尾（行尾空格不算）；没有这一段就是 undefined。 */
+/** 报告从「你在第…阶段」那一行起到结尾（行尾空格不算）；没有这一段就是 undefined。 */
 export function firstFailurePart(report: string): string | undefined {
   const lines = report.split("\n").map((l) => l.trimEnd());
   const at = lines.findIndex((l) => l.startsWith(FIRST_FAILURE));
@@ -92,13 +99,18 @@ export function firstFailurePart(report: string): string | undefined {
 /**
  * 「试一下」里的「自己写一遍」说的是真的：有这一小节；一个 bash 块恰好是 `npm run practice -- sNN` 和
  * `npm run check -- sNN` 两行；正文的行内代码点到了每一处空白（函数名，或空白所在的小函数名）；
+ * 一个有序列表按顺序列出阶段表（tooling/stages.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
  * 后面的 text 块是学习者第一次 check 看到的那一段。output 给了（真跑了一次 check），text 块就得和它一字不差。
  */
-export function checkPracticeSection(id: string, readme: string, stubs: readonly { name: string }[], output?: string): string[] {
+export function checkPracticeSection(id: string, readme: string, stubs: readonly { name: string }[], stages: readonly Stage[], output?: string): string[] {
   const say = (what: string): string => `${id} README 试一下 › ${PRACTICE_HEADING}: ${what}`;
   const part = practiceBlocks(readme);
   if (part === undefined) return [say(`missing: add "### ${PRACTICE_HEADING}" inside ## 试一下`)];
   const out: string[] = [];
+  const items = (part.list?.children ?? []).map((item) => textOf(item).trim());
+  if (items.length !== stages.length || stages.some((s, i) => !items[i].startsWith(s.title))) {
+    out.push(say(`the numbered list must name the ${stages.length} stages of tooling/stages.ts in order (${stages.map((s) => s.title).join(" / ")}), got ${JSON.stringify(items.map((t) => t.slice(0, 20)))}`));
+  }
   const commands = [`npm run practice -- ${id}`, `npm run check -- ${id}`];
   const shell = part.blocks.find((b) => ["bash", "sh", "shell"].includes(b.lang ?? ""));
   const lines = (shell?.value ?? "").split("\n").map((l) => l.trim().replace(/^\$\s+/, "")).filter((l) => l !== "" && !l.startsWith("#"));

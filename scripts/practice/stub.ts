@@ -255,25 +255,26 @@ export function lessonSource(id: string): LessonSource {
   return { id, dir, cur: readLesson(id), prev: prevId === undefined ? "" : readLesson(prevId), readme: readFileSync(join(ROOT, dir, "README.md"), "utf8") };
 }
 
-/** 只挖空、不核对：whole 里的函数整个挖空。 */
-export function stubSource(src: LessonSource, whole: ReadonlySet<string> = new Set()): Practice {
+/** 只挖空、不核对：whole 里的函数整个挖空；filled 里的空白不挖，留着这一课的原样（练习的前几个阶段已经写好时）。 */
+export function stubSource(src: LessonSource, whole: ReadonlySet<string> = new Set(), filled: ReadonlySet<string> = new Set()): Practice {
   const demo = DEMO_BANNER.exec(src.cur);
   if (demo === null) throw new Error(`${src.dir}/code.ts: no "// ── 假 provider" banner, cannot tell core from demo`);
   const sf = ts.createSourceFile("code.ts", src.cur, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const planner = new Planner(sf, changedSpans(src.prev, src.cur), whole);
   planner.topLevel(sf.statements, demo.index);
-  return render(src.id, src.dir, src.cur, src.readme, planner.edits);
+  return render(src.id, src.dir, src.cur, src.readme, planner.edits.filter((e) => !filled.has(e.name)));
 }
 
 /**
  * 这一课的练习文件：文本和每处空白。生成的文本必须通过类型检查、API 报告与这一课相同，否则抛错。
- * verify: false 只挖空不核对（快，给只关心「挖了哪些」的文档检查用）。
+ * verify: false 只挖空不核对（快，给只关心「挖了哪些」的文档检查用）。filled：这些空白（Stub 的 name）不挖，
+ * 留着这一课的原样，用来做「前几个阶段已经写好」的练习文件（tooling/stages.ts）。
  */
-export function makePractice(id: string, { verify: check = true }: { verify?: boolean } = {}): Practice {
+export function makePractice(id: string, { verify: check = true, filled = new Set<string>() }: { verify?: boolean; filled?: ReadonlySet<string> } = {}): Practice {
   const src = lessonSource(id);
   const whole = new Set<string>();
   for (let attempt = 0; ; attempt++) {
-    const practice = stubSource(src, whole);
+    const practice = stubSource(src, whole, filled);
     const problems = check ? verify(id, practice.text) : [];
     if (problems.length === 0) return practice;
     // 类型检查不过的函数整个挖空再试一次；还不行就是生成器的错
