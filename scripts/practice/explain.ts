@@ -23,7 +23,9 @@ let glossary: Map<string, string> | undefined;
 export function glossaryWords(text: string = readFileSync(join(ROOT, "GLOSSARY.md"), "utf8")): Map<string, string> {
   const words = new Map<string, string>();
   for (const node of parseMarkdown(text).children) {
-    const lead = node.type === "paragraph" ? node.children[0] : undefined;
+    if (node.type !== "paragraph") continue;
+    // 条目前面紧挨着一行锚点 `<a id="r5"></a>`：它和条目在同一段里，跳过它才是加粗的编号
+    const lead = node.children.find((c) => c.type !== "html" && !(c.type === "text" && c.value.trim() === ""));
     if (lead?.type !== "strong") continue;
     const m = CODE.exec(lead.children.map((c) => ("value" in c ? c.value : "")).join("").trim());
     if (m) words.set(m[1], m[2]);

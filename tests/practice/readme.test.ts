@@ -8,17 +8,19 @@ import { describe, expect, it } from "vitest";
 import { diagnosticLines, diffApi, findTodo, testLines, traceLines } from "../../scripts/practice/explain.ts";
 import { parseLesson } from "../../scripts/practice/lesson-arg.ts";
 import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/readme.ts";
-import { formatReport } from "../../scripts/practice/report.ts";
+import { formatReport, wantsColor } from "../../scripts/practice/report.ts";
+import { MAINTAINER_TEXT } from "./learner-text.ts";
 import { makePractice, stubSource } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
+import { stagesOf } from "../../tooling/stages.ts";
 
 const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
 
 describe("每课 README 的「自己写一遍」", () => {
   for (const id of LESSONS) {
     it(`${id}：两条命令、挖了哪些、第一次 check 看到的那一段`, () => {
-      expect(checkPracticeSection(id, readme(id), makePractice(id, { verify: false }).stubs)).toEqual([]);
+      expect(checkPracticeSection(id, readme(id), makePractice(id, { verify: false }).stubs, stagesOf(id))).toEqual([]);
     });
   }
 
@@ -37,21 +39,23 @@ describe("「自己写一遍」的检查会失败", () => {
   const id = "s04";
   const text = readme(id);
   const stubs = makePractice(id, { verify: false }).stubs;
-  const block = /```text\n(第一个没过的[^`]*)```/.exec(text)?.[1] ?? "";
+  const stages = stagesOf(id);
+  const block = /```text\n(你在第[^`]*)```/.exec(text)?.[1] ?? "";
   const cases: { what: string; readme: string; output?: string; message: RegExp }[] = [
     { what: "没有这一小节", readme: text.replace("### 自己写一遍", "### 自己练"), message: /missing/ },
     { what: "命令写成了别的课", readme: text.replace("npm run check -- s04", "npm run check -- s03"), message: /exactly the two commands/ },
-    { what: "漏说了一处空白", readme: text.replace("`recordToolCalls`、", ""), message: /`recordToolCalls`.*not named/ },
-    { what: "输出不是从「第一个没过的」开始", readme: text.replace(block, `检查 practice/x\n${block}`), message: /must start at/ },
-    { what: "输出和真跑的不一样", readme: text, output: block.replace("runOneTurn", "runTurn"), message: /differs .* at line 2/ },
+    { what: "漏说了一处空白", readme: text.replace("`recordToolCalls`", "拣调用的函数"), message: /`recordToolCalls`.*not named/ },
+    { what: "阶段列错了顺序", readme: text.replace(`1. ${stages[0].title}`, "1. 别的").replace(`2. ${stages[1].title}`, `2. ${stages[0].title}`), message: /numbered list must name the 3 stages/ },
+    { what: "输出不是从「你在第…阶段」开始", readme: text.replace(block, `检查 practice/x\n${block}`), message: /must start at/ },
+    { what: "输出和真跑的不一样", readme: text, output: block.replace("第 1 阶段", "第 2 阶段"), message: /differs .* at line 1/ },
   ];
   it("改坏的 s04 README 原本是好的", () => {
     expect(block).not.toBe("");
-    expect(checkPracticeSection(id, text, stubs, block)).toEqual([]);
+    expect(checkPracticeSection(id, text, stubs, stages, block)).toEqual([]);
   });
   for (const c of cases) {
     it(c.what, () => {
-      const problems = checkPracticeSection(id, c.readme, stubs, c.output);
+      const problems = checkPracticeSection(id, c.readme, stubs, stages, c.output);
       expect(problems.length).toBeGreaterThan(0);
       expect(problems.join("\n")).toMatch(c.message);
     });
@@ -135,6 +139,7 @@ describe("失败说成人话", () => {
   it("黄金轨迹：第一处不同说成哪一步、期望什么、实际什么", () => {
     const base: Trace = { steps: ['loop "go" (maxTurns 3) → assistant[stop]: max turns reached'], messages: [], requests: [], output: ["a", "  → b"] };
     expect(traceLines(base, { ...base, steps: ['loop "go" (maxTurns 3) → assistant[toolUse]: '] })).toEqual([
+      "第 1 步：回答应该以 stop 结束，实际以 toolUse 结束",
       '第 1 步 loop "go" (maxTurns 3)',
       "  期望：assistant[stop]: max turns reached",
       "  实际：assistant[toolUse]: ",
@@ -150,17 +155,49 @@ describe("失败说成人话", () => {
 describe("报告", () => {
   const checks = (status: "pass" | "fail") => [
     { name: "类型检查", status: "pass" as const, note: "" },
-    { name: "行为测试", status, note: status === "pass" ? "3 个全过" : "3 个里过了 2 个" },
+    { name: "第 1 阶段 A", status, note: status === "pass" ? "3 个全过" : "3 个里过了 2 个" },
+    { name: "第 2 阶段 B", status: "skip" as const, note: "" },
   ];
+  const stage = { current: 1, of: 2, stage: { title: "A", asks: "做 A", stubs: ["a"], section: "1. A" }, restHere: 0, later: 4 };
   it("全过：说过关，给出下一课的命令；最后一课说全写完了；--solution 只说通过", () => {
     expect(formatReport({ id: "s04", file: join(ROOT, "practice/s04_tool_loop/code.ts"), checks: checks("pass"), ok: true }, false)).toContain("s04 过关了！下一课：npm run practice -- s05");
     expect(formatReport({ id: "s12", file: "x", checks: checks("pass"), ok: true }, false)).toContain("十二课的零件你都亲手写过一遍了");
     expect(formatReport({ id: "s04", file: "x", checks: checks("pass"), ok: true }, true)).toContain("s04 自己的代码全部通过");
   });
-  it("没过：✗ 那一项、第一个没过的那一段、再查的命令；README 贴的就是从「第一个没过的」起的那一段", () => {
-    const report = formatReport({ id: "s04", file: "x", checks: checks("fail"), ok: false, first: { title: "T", lines: ["a", "b"] } }, false);
-    expect(report).toContain("  ✗ 行为测试：3 个里过了 2 个");
-    expect(firstFailurePart(report)).toBe("第一个没过的 —— T\n  a\n  b\n\n改完再查：npm run check -- s04（加 --watch 每次保存自动重查）");
+  it("没过：✗ 那一项、后面的阶段没轮到；你在第几阶段、它要什么，第一个没过的那一段带着规则、重读哪一行，其余的只报数", () => {
+    const first = { title: "T", lines: ["a"], about: "R5 循环一定会停", reread: "s04_tool_loop/README.md:158「5. 循环本身」" };
+    const report = formatReport({ id: "s04", file: "x", checks: checks("fail"), ok: false, first, stage }, false);
+    expect(report).toContain("  ✗ 第 1 阶段 A：3 个里过了 2 个\n  · 第 2 阶段 B：没轮到");
+    expect(firstFailurePart(report)).toBe(
+      [
+        "你在第 1 阶段（共 2 个）：A —— 做 A",
+        "",
+        "第一个没过的 —— T",
+        "  守的规则：R5 循环一定会停",
+        "  a",
+        "  再读：s04_tool_loop/README.md:158「5. 循环本身」",
+        "",
+        "这一阶段就这一个没过，后面阶段的 4 个先不用管。",
+        "改完再查：npm run check -- s04（加 --watch 每次保存自动重查）",
+      ].join("\n"),
+    );
+    expect(formatReport({ id: "s04", file: "x", checks: checks("fail"), ok: false, first, stage: { ...stage, restHere: 3 } }, false)).toContain("这一阶段还有 3 个没过，后面阶段的 4 个先不用管。");
+  });
+  it("颜色：只在要颜色时有；要不要看终端和 NO_COLOR", () => {
+    const outcome = { id: "s04", file: "x", checks: checks("fail"), ok: false, first: { title: "T", lines: [] }, stage };
+    expect(formatReport(outcome, false)).not.toContain("\x1b[");
+    expect(formatReport(outcome, false, { color: true })).toContain("\x1b[31m✗\x1b[0m");
+    expect(wantsColor({ isTTY: true }, {})).toBe(true);
+    expect(wantsColor({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(wantsColor({ isTTY: true }, { NO_COLOR: "" })).toBe(false);
+    expect(wantsColor({ isTTY: false }, {})).toBe(false);
+    expect(wantsColor({}, {})).toBe(false);
+  });
+  it("维护者的命令、调用栈不进报告：golden.test.ts 的「run npm run gen:golden」那半句拿掉，只剩它的都拿掉", () => {
+    const first = { title: "黄金轨迹没对上", lines: ["没满足：trace differs from tests/golden; if the change is intended, run npm run gen:golden and review the diff", "    at Object.<anonymous> (tests/golden.test.ts:77:10)", "npm test"] };
+    const report = formatReport({ id: "s04", file: "x", checks: checks("fail"), ok: false, first, stage }, false);
+    expect(report).toContain("  没满足：trace differs from tests/golden\n");
+    for (const banned of MAINTAINER_TEXT) expect(report).not.toMatch(banned);
   });
 });
 

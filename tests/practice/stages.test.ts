@@ -1,0 +1,89 @@
+// 练习的阶段（tooling/stages.ts）和给学习者的话，跑在 npm test 里的快检查：阶段表和练习文件、README 对得上；
+// 生成的测试归属（tooling/stages.json）每课都有、每个阶段至少管一个测试；README 摘录的检查不进练习；
+// 规则编号换成术语表的话；轨迹的第一处不同说成人话。每条检查都配一个必须失败的例子。
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { courseTestFiles } from "../../scripts/practice/checks.ts";
+import { forLearner, glossaryWords, plainWords, ruleWords } from "../../scripts/practice/explain.ts";
+import { howItWorks } from "../../scripts/practice/readme.ts";
+import { makePractice } from "../../scripts/practice/stub.ts";
+import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import type { Trace } from "../../tooling/scenarios/shape.ts";
+import { readStageMap, stageOfTest, stageTableProblems, stagesOf } from "../../tooling/stages.ts";
+
+const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
+
+describe("阶段表（tooling/stages.ts）", () => {
+  const map = readStageMap();
+  for (const id of LESSONS) {
+    it(`${id}：每处空白恰好在一个阶段里，点名的空白和 README 小节都在；tooling/stages.json 里每个阶段至少管一个测试`, () => {
+      const stubs = makePractice(id, { verify: false }).stubs.map((s) => s.name);
+      expect(stageTableProblems(id, stagesOf(id), stubs, howItWorks(readme(id)).map((p) => p.title))).toEqual([]);
+      const owned = map[id];
+      expect(owned, `tooling/stages.json has no ${id}: run npm run gen:stages`).toBeDefined();
+      expect(owned?.length, `${id}: tooling/stages.json is out of date with tooling/stages.ts: run npm run gen:stages`).toBe(stagesOf(id).length);
+      for (const [i, tests] of (owned ?? []).entries()) expect(tests.length, `${id} stage ${i + 1} owns no test: write a focused behaviour test for its part`).toBeGreaterThan(0);
+    });
+  }
+
+  it("表写错了会被发现：空白重复、点名了不存在的空白、小节不存在、阶段太多", () => {
+    const stage = { title: "A", asks: "a", stubs: ["f"], section: "1. A" };
+    expect(stageTableProblems("s99", [stage, { ...stage, stubs: ["f", "g"] }], ["f"], ["1. A"]).join("\n")).toMatch(/f is in 2 stages[\s\S]*no stub named g/);
+    expect(stageTableProblems("s99", [stage, { ...stage, stubs: ["g"], section: "2. B" }], ["f", "g"], ["1. A"])).toEqual(["s99 stage 2 (A): README has no section 「2. B」"]);
+    expect(stageTableProblems("s99", [stage], ["f"], ["1. A"])).toEqual(["s99: 1 stages, want 2–4"]);
+    expect(stageTableProblems("s99", [stage, { ...stage, stubs: ["g"] }], ["f", "g", "h"], ["1. A"])).toEqual(["s99: stub h is in 0 stages, want exactly 1"]);
+  });
+
+  it("表里没有的测试（生成之后才加的）算最后一个阶段", () => {
+    expect(stageOfTest({ s04: [["tests/a.test.ts: s04 > x"], [], []] }, "s04", { file: "tests/a.test.ts", name: "s04 > x" })).toBe(1);
+    expect(stageOfTest({ s04: [["tests/a.test.ts: s04 > x"], [], []] }, "s04", { file: "tests/a.test.ts", name: "s04 > new" })).toBe(stagesOf("s04").length);
+  });
+});
+
+describe("练习只跑课程的测试", () => {
+  it("README 摘录和 code.ts 的比对（tests/docs.test.ts，tooling/docs/excerpts.ts）不在练习的检查里：正确的代码不必和 README 一字不差", () => {
+    const { behaviour, golden } = courseTestFiles();
+    const files = [...behaviour, ...golden];
+    expect(files).not.toContain("tests/docs.test.ts");
+    for (const f of files) expect(readFileSync(join(ROOT, f), "utf8"), f).not.toMatch(/tooling\/docs\/|excerpts/);
+    expect(files).toContain("tests/golden.test.ts");
+  });
+});
+
+describe("给学习者的话", () => {
+  it("规则、决策的编号换成术语表（GLOSSARY.md）的话；没点到编号就不说", () => {
+    const words = glossaryWords();
+    expect(words.get("R5")).toBe("循环一定会停");
+    expect(words.get("D4")).toBe("每次回答都存");
+    expect(ruleWords("s04 > R5：模型一直要工具也会停", words)).toBe("R5 循环一定会停");
+    expect(ruleWords("s04 > recordToolCalls（D41）：任意事件流", words)).toMatch(/^D41 \S/);
+    expect(ruleWords("s04 > R4 第 1 类 和 D4", words)).toBe("R4 错误不崩溃；D4 每次回答都存");
+    expect(ruleWords("s04 > 同名工具登记两次是一个清楚的错误", words)).toBeUndefined();
+    expect(ruleWords("s04 > R-写① 和 R99", words)).toBeUndefined();
+  });
+
+  it("术语表的条目用 mdast 读：加粗开头的编号段落，别的加粗不算", () => {
+    const words = glossaryWords("**R1 字段只增不删**：说明\n\n**core**：不是编号\n\n正文里的 **D7 也不算**\n");
+    expect([...words]).toEqual([["R1", "字段只增不删"]]);
+  });
+
+  it("维护者的命令、调用栈从学习者的那一行里拿掉", () => {
+    expect(forLearner("trace differs from tests/golden; if the change is intended, run npm run gen:golden and review the diff")).toBe("trace differs from tests/golden");
+    expect(forLearner("    at runOneTurn (practice/s04/code.ts:12:3)")).toBeUndefined();
+    expect(forLearner("跑 npm test 看看")).toBeUndefined();
+    expect(forLearner("期望：「ok」")).toBe("期望：「ok」");
+  });
+
+  const msg = (role: "user" | "assistant" | "toolResult", content: string, extra: object = {}) => ({ role, content, ...extra });
+  const base: Trace = { steps: ['turn "go" → assistant[stop]: 好'], messages: [msg("user", "go"), msg("assistant", "好", { stopReason: "stop" })], requests: [], output: [] };
+  it("轨迹的第一处不同说成一句人话：回答以 stop 结束，调用却照样跑了", () => {
+    const ran: Trace = { ...base, messages: [...base.messages, msg("toolResult", "x", { toolCallId: "c1" })] };
+    expect(plainWords(base, ran, "messages")).toBe("第 3 条消息：回答以 stop 结束，调用却照样跑了（多存了一条工具结果）");
+    const wants: Trace = { ...base, messages: [msg("user", "go"), msg("assistant", "", { stopReason: "toolUse" }), msg("toolResult", "x", { toolCallId: "c1" })] };
+    expect(plainWords(wants, { ...wants, messages: wants.messages.slice(0, 2) }, "messages")).toBe("第 3 条消息：回答要了工具，这里该有它的结果，实际什么都没存");
+    expect(plainWords(base, { ...base, steps: ['turn "go" → assistant[error]: error: boom'] }, "steps")).toBe("第 1 步：回答应该以 stop 结束，实际以 error 结束");
+    expect(plainWords(base, base, "messages")).toBeUndefined();
+    expect(plainWords(base, { ...base, output: ["x"] }, "output")).toBeUndefined();
+  });
+});
