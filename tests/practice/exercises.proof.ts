@@ -1,9 +1,10 @@
-// 每个练习都在检查东西（npm run test:practice，.ci/run 也跑；太慢，不进 npm test）。对每一课证明：
-//   (a) 生成的练习文件通过类型检查，API 和这一课一样（生成器自己核对，check 的前两项也得过）
-//   (b) check 拦得住刚生成的练习文件，拦在行为测试或黄金轨迹上；README「自己写一遍」贴的正是这时的输出
-//   (c) check --solution（这一课自己的 code.ts）五项全过
-//   (d) 一个看着像对的错误写法（scripts/practice/mistakes.ts）被 check 拦下，拦它的正是管这个机制的测试
-// 再加命令行的坏输入：没有的课、还没生成的练习文件、语法错误、API 不一样。卡死由 s04 的错误写法证明。
+// 每个练习、每个阶段都在检查东西（npm run test:practice，.ci/run 也跑；太慢，不进 npm test）。对每一课证明：
+//   (a) 生成的练习文件通过类型检查，API 和这一课一样；check 停在第 1 阶段，拦在一处空白上；README「自己写一遍」贴的正是这时的输出
+//   (b) 每个阶段 k 一个看着像对的错误写法（scripts/practice/mistakes.ts）：前面的阶段写对了、第 k 阶段写错了、后面的还空着，
+//       check 说学习者在第 k 阶段，前面的阶段都过了，拦它的正是管这个机制的测试
+//   (c) check --solution（这一课自己的 code.ts）每项全过，这一课的每个测试在 tooling/stages.json 里都归了阶段
+// 每一份报告都是给学习者的：没有维护者的命令、测试框架的名字、调用栈、颜色。
+// 再加命令行的坏输入：没有的课、还没生成的练习文件、语法错误、API 不一样。卡死由 s04 第 3 阶段的错误写法证明。
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,11 +12,13 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Outcome, runChecks } from "../../scripts/practice/checks.ts";
 import { PRACTICE_DIR_ENV, practiceFile } from "../../scripts/practice/lesson-arg.ts";
-import { MISTAKES, mistakenCode } from "../../scripts/practice/mistakes.ts";
+import { MISTAKES, mistakenPractice } from "../../scripts/practice/mistakes.ts";
 import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/readme.ts";
 import { formatReport } from "../../scripts/practice/report.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import { stagesOf } from "../../tooling/stages.ts";
+import { MAINTAINER_TEXT } from "./learner-text.ts";
 
 const run = promisify(execFile);
 /** 证明用的文件放在 .tmp/ 下（不进版本库），不碰学习者自己的 practice/。 */
@@ -29,39 +32,55 @@ const place = (kind: string, id: string, text: string): string => {
   return file;
 };
 
-/** 报告的正文，文件路径换成学习者会看到的 practice/<课>/code.ts。 */
-const report = (outcome: Outcome): string => formatReport({ ...outcome, file: practiceFile(outcome.id) }, false);
+/** 报告的正文，文件路径换成学习者会看到的 practice/<课>/code.ts；顺手核对它是给学习者的。 */
+const report = (outcome: Outcome, solution = false): string => {
+  const text = formatReport({ ...outcome, file: solution ? outcome.file : practiceFile(outcome.id) }, solution);
+  for (const banned of MAINTAINER_TEXT) expect(text, `a learner's report shows ${banned}`).not.toMatch(banned);
+  return text;
+};
 const status = (outcome: Outcome): string[] => outcome.checks.map((c) => c.status);
 const finding = (outcome: Outcome): string => [outcome.first?.title ?? "", ...(outcome.first?.lines ?? [])].join("\n");
 
 describe.concurrent("每一课的练习", () => {
   for (const id of LESSONS) {
-    it(`${id}：(a) 练习文件过得了类型检查和 API，(b) check 拦得住它，README 贴的是真输出`, async () => {
+    const stages = stagesOf(id);
+    it(`${id}：(a) 练习文件过得了类型检查和 API，check 停在第 1 阶段的空白上，README 贴的是真输出`, async () => {
       const practice = makePractice(id);
       expect(practice.stubs.length, "a practice file with nothing to write").toBeGreaterThan(0);
       const outcome = await runChecks(id, place("practice", id, practice.text));
-      expect(status(outcome).slice(0, 2), report(outcome)).toEqual(["pass", "pass"]);
-      expect(outcome.ok, report(outcome)).toBe(false);
-      expect(status(outcome).slice(2, 4), report(outcome)).toContain("fail");
+      const text = report(outcome);
+      expect(status(outcome).slice(0, 3), text).toEqual(["pass", "pass", "fail"]);
+      expect(outcome.stage?.current, text).toBe(1);
       expect(finding(outcome), "the first failure is a stub this lesson left").toMatch(new RegExp(`还空着：.*（${id} 的 TODO）`));
       const readme = readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
-      expect(checkPracticeSection(id, readme, practice.stubs, firstFailurePart(report(outcome)))).toEqual([]);
+      expect(checkPracticeSection(id, readme, practice.stubs, stages, firstFailurePart(text))).toEqual([]);
     });
 
-    it(`${id}：(c) check --solution 五项全过`, async () => {
+    it(`${id}：(c) check --solution 每项全过，每个测试都归了阶段`, async () => {
       const outcome = await runChecks(id, join(ROOT, lessonDir(id), "code.ts"));
-      expect(status(outcome), formatReport(outcome, true)).toEqual(["pass", "pass", "pass", "pass", "pass"]);
+      const text = report(outcome, true);
+      expect(status(outcome), text).toEqual(status(outcome).map(() => "pass"));
+      expect(status(outcome)).toHaveLength(stages.length + 3);
       expect(outcome.ok).toBe(true);
+      expect(outcome.unmapped, "tests no stage owns yet: run npm run gen:stages and commit tooling/stages.json").toEqual([]);
     });
 
-    const mistake = MISTAKES.find((m) => m.lesson === id);
-    it(`${id}：(d) ${mistake?.mistake ?? "（缺一个错误写法）"}，check 拦下`, async () => {
-      if (mistake === undefined) throw new Error(`scripts/practice/mistakes.ts has no mistake for ${id}`);
-      const outcome = await runChecks(id, place("mistake", id, mistakenCode(mistake)));
-      expect(outcome.ok, report(outcome)).toBe(false);
-      expect(status(outcome).slice(0, 2), "a mistake must type-check and keep the API, or it proves nothing about the mechanism").toEqual(["pass", "pass"]);
-      expect(finding(outcome)).toMatch(mistake.caught);
-    });
+    for (const [i, stage] of stages.entries()) {
+      const k = i + 1;
+      const mistake = MISTAKES.find((m) => m.lesson === id && m.stage === k);
+      it(`${id}：(b) 第 ${k} 阶段（${stage.title}）${mistake?.mistake ?? "（缺一个错误写法）"}，check 停在这一阶段`, async () => {
+        if (mistake === undefined) throw new Error(`scripts/practice/mistakes.ts has no mistake for ${id} stage ${k}`);
+        const outcome = await runChecks(id, place(`mistake-${k}`, id, mistakenPractice(mistake)));
+        const text = report(outcome);
+        expect(outcome.ok, text).toBe(false);
+        expect(status(outcome).slice(0, 2), "a mistake must type-check and keep the API, or it proves nothing about the mechanism").toEqual(["pass", "pass"]);
+        expect(outcome.stage?.current, text).toBe(k);
+        expect(status(outcome).slice(2, 2 + k), text).toEqual([...Array<string>(k - 1).fill("pass"), "fail"]);
+        expect(text).toContain(`你在第 ${k} 阶段（共 ${stages.length} 个）：${stage.title}`);
+        expect(finding(outcome), text).toMatch(mistake.caught);
+        expect(finding(outcome), "a written stage must not stop at a stub").not.toMatch(/还空着/);
+      });
+    }
   }
 });
 
@@ -108,13 +127,20 @@ describe("命令行的坏输入", () => {
     expect(readFileSync(file, "utf8")).toBe(makePractice("s01").text);
   });
 
+  it("check 的命令行输出到管道里时没有颜色", async () => {
+    const { out } = await cli("check", ["s01"]);
+    expect(out).toContain("你在第 1 阶段");
+    expect(out).not.toContain("\x1b[");
+  });
+
   it("语法错误：报告指到那一行，后面的检查不跑", async () => {
     const text = makePractice("s04").text.replace("export const DEFAULT_MAX_TURNS = 8;", "export const DEFAULT_MAX_TURNS = ;");
     const outcome = await runChecks("s04", place("syntax", "s04", text));
-    expect(status(outcome)).toEqual(["fail", "skip", "skip", "skip", "skip"]);
+    expect(status(outcome)).toEqual(["fail", "skip", "skip", "skip", "skip", "skip"]);
     const line = text.split("\n").findIndex((l) => l.includes("DEFAULT_MAX_TURNS = ;")) + 1;
     expect(finding(outcome)).toContain(`第 ${line} 行`);
     expect(finding(outcome)).toContain(`${line} | export const DEFAULT_MAX_TURNS = ;`);
+    report(outcome);
   });
 
   it("API 不一样：点名少了、变了、多了的声明", async () => {
@@ -123,9 +149,10 @@ describe("命令行的坏输入", () => {
       .replaceAll("runEventedToolLoop(agent", "runLoop(agent")
       .replace("  run(call: ToolCall): string {", "  run(call: ToolCall, strict: boolean): string {");
     const outcome = await runChecks("s04", place("api", "s04", text));
-    expect(status(outcome)).toEqual(["pass", "fail", "skip", "skip", "skip"]);
+    expect(status(outcome)).toEqual(["pass", "fail", "skip", "skip", "skip", "skip"]);
     expect(finding(outcome)).toContain("少了：runEventedToolLoop");
     expect(finding(outcome)).toContain("变了：ToolRegistry#run");
     expect(finding(outcome)).toContain("多了：runLoop");
+    report(outcome);
   });
 });

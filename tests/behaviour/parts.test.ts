@@ -1,8 +1,30 @@
-// 行为测试（s12 起）：包的两个零件单独拿出来查，不经过 installPackage。模板工具怎么把参数填回去、叠一层的 loader 怎么合并资料，
-// 装包的测试只看得到合起来的结果；这里各自守住 README「第四步」「第五步」说的事（练习的第 2、3 阶段各靠它们变绿，tooling/stages.ts）。
+// 行为测试：几个零件单独拿出来查，不经过整条主线。别的测试大多从 runOneTurn 或 installPackage 进去，只看得到合起来的结果；
+// 这里各自守住 README 讲这个零件的那一小节说的事。练习的阶段（tooling/stages.ts）里，只包含这些零件的阶段靠它们变绿。
 import { expect, it } from "vitest";
+import { echoTool } from "../../tooling/agent.ts";
 import type { LessonModule, Loader, ToolLike } from "../../tooling/lesson.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
+
+// ── s04 起：ToolRegistry.run ─────────────────────────────
+forLessonsFrom("toolLoop", (_id, load) => {
+  it("ToolRegistry.run 直接调用（R4 第 2 类）：参数对就交给 handler；没有的工具、参数不对、handler 抛错或回的不是文字，都回一句 error: 开头的结果，从不往外抛", async () => {
+    const mod = await load();
+    const registry = new mod.ToolRegistry();
+    const echo = echoTool("echo");
+    registry.register(echo.tool);
+    registry.register({ spec: { name: "boom", description: "throws", input: {} }, handler: () => { throw new Error("kaput"); } });
+    registry.register({ spec: { name: "num", description: "not a string", input: {} }, handler: () => 42 as unknown as string });
+    const run = (name: string, input: Record<string, unknown>): string | undefined => registry.run?.({ id: "c1", name, input });
+    expect(run("echo", { text: "hi" })).toBe("echo:hi");
+    expect(echo.calls).toEqual([{ text: "hi" }]);
+    expect(run("nope", {})).toBe('error: unknown tool "nope"');
+    expect(run("echo", { text: 42 })).toMatch(/^error: .*"echo".*"text"/);
+    expect(run("echo", {})).toMatch(/^error: .*"text"/);
+    expect(run("boom", {})).toBe("error: kaput");
+    expect(run("num", {})).toMatch(/^error: tool "num" returned 42/);
+    expect(echo.calls).toHaveLength(1);
+  });
+});
 
 type Resource = { kind: "agents" | "skill" | "prompt"; name: string; content: string };
 /** s12 起才有的两个导出（LessonModule 只列各课共有的）。 */
@@ -11,6 +33,7 @@ type PackageParts = LessonModule & {
   PackageResourceLoader: new (below: Loader, resources: Resource[]) => Loader;
 };
 
+// ── s12 起：模板工具、叠一层的 loader ──────────────────────
 forLessonsFrom("packages", (_id, load) => {
   it("模板工具：每个 {占位} 是一个参数，调用时按参数填回去；没给的占位填空，只认参数自己的键（constructor 不算给了）", async () => {
     const { templateTool } = (await load()) as PackageParts;
