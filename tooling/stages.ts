@@ -262,7 +262,10 @@ export function stageTableProblems(id: string, stages: readonly Stage[], stubs: 
 }
 
 // ── 哪些测试归哪个阶段（生成的 tooling/stages.json） ──────────
-/** 课号 → 每个阶段的测试（第 0 个是第 1 阶段），测试写成 testKey。npm run gen:stages 生成，别手改。 */
+/**
+ * 课号 → 测试，按阶段分：第 k 个（k ≥ 1）是第 k 阶段才变绿的测试；第 0 个是刚生成的练习文件上就过的测试
+ * （前几课的机制，这一课没碰），报告里算在第 1 阶段。测试写成 testKey。npm run gen:stages 生成，别手改。
+ */
 export type StageMap = Record<string, string[][]>;
 
 export const STAGE_MAP_FILE = join(ROOT, "tooling", "stages.json");
@@ -281,5 +284,5 @@ export function readStageMap(file: string = STAGE_MAP_FILE): StageMap {
 export function stageOfTest(map: StageMap, id: string, t: { file: string; name: string }): number {
   const stages = stagesOf(id);
   const at = (map[id] ?? []).findIndex((keys) => keys.includes(testKey(t)));
-  return at < 0 ? stages.length : at + 1;
+  return at < 0 ? stages.length : Math.max(1, at);
 }

@@ -374,7 +374,7 @@ async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs:
       };
     } else if (g.length === 0) {
       finding = { title: `没找到 ${id} 第 ${k} 阶段的测试`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] };
-    } else finding = await explainTest(id, file, failed[0], files.golden.includes(failed[0].file), stuckMs);
+    } else finding = await explainTest(id, file, failed[0], files.golden.includes(failed[0].file), stuckMs, k);
     // 撞上空白时，TODO 的提示已经指着 README 的小节了，不再重复
     if (!finding.lines.some((l) => l.includes("README.md「"))) finding.reread = rereadLine(id, stage);
     tally.fail(names[i], note, finding);
@@ -421,12 +421,31 @@ const testTitle = (t: TestRecord): string => {
   return (/^s\d\d$/.test(parts[0] ?? "") ? parts.slice(1) : parts).join(" › ");
 };
 
-async function explainTest(id: string, file: string, t: TestRecord, golden: boolean, timeoutMs: number): Promise<Finding> {
+/** TODO 那句话（`TODO s12: 写出 installPackage —— …`）点的空白属于 current 之后的哪个阶段；属于当前或前面的阶段就是 undefined。 */
+function laterStub(id: string, todo: string, current: number): { name: string; stage: number } | undefined {
+  const name = /^TODO s\d\d: (?:写出|改写|补上) (.+?)(?: 在这一课的改动)?(?: —— |$)/.exec(todo)?.[1];
+  if (name === undefined) return undefined;
+  const at = stagesOf(id).findIndex((s) => s.stubs.includes(name)) + 1;
+  return at > current ? { name, stage: at } : undefined;
+}
+
+async function explainTest(id: string, file: string, t: TestRecord, golden: boolean, timeoutMs: number, stage: number): Promise<Finding> {
   const group = golden ? "黄金轨迹" : "行为测试";
   const about = ruleWords(t.name);
   // 撞上了还空着的地方：要紧的是哪一处空白，不是哪个测试
   const todo = findTodo(...t.errors.flatMap((e) => [e.message, e.actual, e.stack]));
-  if (todo !== undefined) return { title: `${group}跑到了还空着的地方`, lines: todoLines(todo) };
+  if (todo !== undefined) {
+    // 空白属于后面的阶段：这一阶段的测试本该在那之前就停下（比如一个坏包本该在验包时就被拒绝），是这一阶段的代码放过了它
+    const later = laterStub(id, todo, stage);
+    if (later !== undefined) {
+      return {
+        title: `${group}没过：「${testTitle(t)}」`,
+        lines: [`它一路跑到了第 ${later.stage} 阶段才写的 ${later.name}（还空着）：这一阶段的代码放过了本该在这里拦下、或者在这里就该做完的事`],
+        about,
+      };
+    }
+    return { title: `${group}跑到了还空着的地方`, lines: todoLines(todo) };
+  }
   if (!golden) return { title: `行为测试没过：「${testTitle(t)}」`, lines: testLines(t.errors), about };
   const scenario = t.name.split(" > ")[0];
   const field = /in "(\w+)"/.exec(t.errors[0]?.message ?? "")?.[1] as keyof Trace | undefined;

@@ -1,8 +1,9 @@
 // npm run gen:stages：哪些测试归哪个阶段（tooling/stages.ts），真跑出来，写进 tooling/stages.json。不手写测试名的正则：
-// 对每一课、每个 k，做一份第 1..k 阶段填好（这一课自己的函数体）、后面的阶段还空着的练习文件，跑 check 跑的那一次 vitest
-// （checks.ts 的 runCourseTests，同一批测试文件、同一个过滤）。一个测试归它「从此一直通过」的第一个阶段：
-// 在 k 还没过、k+1 起都过了，就归第 k+1 阶段；k = 1 就过了的归第 1 阶段；直到最后一个阶段之前都没过的归最后一个阶段。
-// 一课约 8 秒一次，两课并行，全部跑完一到两分钟。
+// 对每一课、每个 k = 0..n-1，做一份第 1..k 阶段填好（这一课自己的函数体）、后面的阶段还空着的练习文件（k = 0 就是刚生成的），
+// 跑 check 跑的那一次 vitest（checks.ts 的 runCourseTests，同一批测试文件、同一个过滤）。一个测试归它「从此一直通过」的第一个阶段：
+// 在 k 还没过、k+1 起都过了，就归第 k+1 阶段；刚生成的文件上就过了的归第 0 组（报告里算第 1 阶段）；
+// 直到最后一个阶段之前都没过的归最后一个阶段。每个阶段都得有自己的测试（tests/practice/stages.test.ts 核对）。
+// 一次约 8 秒，两课并行；机器忙时全部跑完要好几分钟，所以不进 npm run gen。
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, LESSONS, lessonDir } from "../../tooling/course.ts";
@@ -18,9 +19,9 @@ async function lessonMap(id: string): Promise<string[][]> {
   const files = courseTestFiles();
   const order = [...files.behaviour, ...files.golden];
   const all = new Set<string>();
-  /** 每个测试最后一次没过是在第几个阶段填好时（0 = 从没没过）。 */
+  /** 每个测试最后一次没过是在前几个阶段填好时（-1 = 从没没过）。 */
   const lastFail = new Map<string, number>();
-  for (let k = 1; k < stages.length; k++) {
+  for (let k = 0; k < stages.length; k++) {
     const file = join(WORK, `${id}-${k}`, lessonDir(id), "code.ts");
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(file, makePractice(id, { filled: stubsThrough(id, k) }).text);
@@ -33,8 +34,8 @@ async function lessonMap(id: string): Promise<string[][]> {
     }
   }
   if (stages.length === 1) throw new Error(`${id}: one stage only`);
-  const map: string[][] = stages.map(() => []);
-  for (const key of [...all].sort()) map[lastFail.get(key) ?? 0].push(key);
+  const map: string[][] = [[], ...stages.map(() => [])];
+  for (const key of [...all].sort()) map[(lastFail.get(key) ?? -1) + 1].push(key);
   return map;
 }
 

@@ -54,10 +54,10 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s03",
     stage: 1,
-    mistake: "文字增量的快路不看 text 是不是字符串",
-    find: '    if (typeof text === "string") return { type: "text_delta", text };',
-    replace: '    return { type: "text_delta", text: text as string };',
-    caught: /坏事件|invalid|事件/,
+    mistake: "describeValue 直接 JSON.stringify，碰上 BigInt、循环引用自己就抛错",
+    find: "  try {\n    return JSON.stringify(value) ?? describeError(value);\n  } catch {\n    // 写不成 JSON：BigInt、循环引用、嵌得太深、toJSON 自己抛错……\n    return describeError(value);\n  }\n",
+    replace: "  return JSON.stringify(value) ?? describeError(value);\n",
+    caught: /从不抛错/,
   },
   {
     lesson: "s03",
@@ -105,7 +105,7 @@ export const MISTAKES: readonly Mistake[] = [
     mistake: "循环照旧直接调 registry.run，钩子被绕过去",
     find: "        const result = executeToolCall(registry, hooks, call);",
     replace: '        const result: ToolResultMessage = { role: "toolResult", toolCallId: call.id, content: registry.run(call) };',
-    caught: /钩子|hook|before|after/i,
+    caught: /block|拦下/,
   },
   {
     lesson: "s06",
@@ -113,7 +113,7 @@ export const MISTAKES: readonly Mistake[] = [
     mistake: "快照只复制了最外面一层，历史数组还是同一个",
     find: "  return structuredClone(input);",
     replace: "  return { ...input };",
-    caught: /快照|snapshot/i,
+    caught: /createTurnSnapshot/,
   },
   {
     lesson: "s06",
@@ -129,7 +129,7 @@ export const MISTAKES: readonly Mistake[] = [
     mistake: "moveTo 不查 id，挪到不存在的节点也照办",
     find: '    if (!this.entries.has(id)) throw new Error(`moveTo: no entry with id "${id}"`);\n',
     replace: "",
-    caught: /moveTo|不存在|nope/,
+    caught: /SessionTree/,
   },
   {
     lesson: "s07",
@@ -153,7 +153,7 @@ export const MISTAKES: readonly Mistake[] = [
     mistake: "load 交出的是 loader 自己存的那些对象，调用方一改就改到了 loader",
     find: "  load(): ContextResource[] {\n    return this.resources.map((resource) => ({ ...resource }));\n  }",
     replace: "  load(): ContextResource[] {\n    return [...this.resources];\n  }",
-    caught: /副本|拷贝|copy|改/,
+    caught: /ResourceLoader\.load/,
   },
   {
     lesson: "s08",
@@ -168,7 +168,7 @@ export const MISTAKES: readonly Mistake[] = [
     stage: 3,
     mistake: "请求里忘了带系统提示",
     find: "    systemPrompt: buildSystemPrompt(agent.loader.load()),\n",
-    replace: "",
+    replace: "    systemPrompt: buildSystemPrompt([]),\n",
     caught: /系统提示|systemPrompt/,
   },
   {

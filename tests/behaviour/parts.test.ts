@@ -2,7 +2,7 @@
 // 这里各自守住 README 讲这个零件的那一小节说的事。练习的阶段（tooling/stages.ts）里，只包含这些零件的阶段靠它们变绿。
 import { expect, it } from "vitest";
 import { echoTool } from "../../tooling/agent.ts";
-import type { LessonModule, Loader, ToolLike } from "../../tooling/lesson.ts";
+import type { Input, LessonModule, Loader, ToolLike } from "../../tooling/lesson.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 
 // ── s04 起：ToolRegistry.run ─────────────────────────────
@@ -32,6 +32,67 @@ type PackageParts = LessonModule & {
   templateTool(name: string, template: string, from: string): ToolLike;
   PackageResourceLoader: new (below: Loader, resources: Resource[]) => Loader;
 };
+
+// ── s06 起：createTurnSnapshot ───────────────────────────
+forLessonsFrom("snapshot", (_id, load) => {
+  it("createTurnSnapshot 拍下的是整份副本：之后改原来的历史、消息、工具清单，快照里都还是拍的时候的样子", async () => {
+    const { createTurnSnapshot } = await load();
+    const input: Input = { systemPrompt: "sys", messages: [{ role: "user", content: "hi" }], tools: [{ name: "read", description: "r", input: { path: "p" } }] };
+    const snapshot = createTurnSnapshot(input);
+    expect(snapshot).toEqual(input);
+    input.messages.push({ role: "user", content: "later" });
+    input.messages[0].content = "changed";
+    input.tools?.[0] && (input.tools[0].input.path = "changed");
+    input.tools?.push({ name: "rm", description: "x", input: {} });
+    expect(snapshot.messages).toEqual([{ role: "user", content: "hi" }]);
+    expect(snapshot.tools).toEqual([{ name: "read", description: "r", input: { path: "p" } }]);
+  });
+});
+
+// ── s07 起：SessionTree 挂节点、挪指针 ─────────────────────
+forLessonsFrom("sessionTree", (_id, load) => {
+  it("SessionTree：append 挂在指针所在的节点下并把指针挪过去；moveTo 只挪指针，没有的 id 报错且指针不动；allEntries 按挂上的顺序交出每个节点", async () => {
+    const { SessionTree } = await load();
+    const tree = new SessionTree();
+    const a = tree.append({ role: "user", content: "a" });
+    const b = tree.append({ role: "assistant", content: "b", stopReason: "stop" });
+    expect(a.parentId).toBeNull();
+    expect(b.parentId).toBe(a.id);
+    tree.moveTo(a.id);
+    const c = tree.append({ role: "assistant", content: "c", stopReason: "stop" });
+    expect(c.parentId).toBe(a.id);
+    expect(() => tree.moveTo("nope")).toThrow(/nope/);
+    const d = tree.append({ role: "user", content: "d" });
+    expect(d.parentId).toBe(c.id);
+    expect(tree.allEntries().map((e) => [e.content, e.parentId])).toEqual([
+      ["a", null],
+      ["b", a.id],
+      ["c", a.id],
+      ["d", c.id],
+    ]);
+    expect(new Set([a.id, b.id, c.id, d.id]).size).toBe(4);
+  });
+});
+
+// ── s08 起：ResourceLoader.load ──────────────────────────
+forLessonsFrom("resources", (_id, load) => {
+  it("ResourceLoader.load 按给的顺序交出全部资料，每次一份新的副本：调用方改了它，下一次照旧", async () => {
+    const { ResourceLoader } = await load();
+    const resources = [
+      { kind: "agents", name: "AGENTS.md", content: "rules" },
+      { kind: "skill", name: "review", content: "# review" },
+    ];
+    const loader = new ResourceLoader(resources);
+    const first = loader.load("trusted");
+    expect(first).toEqual(resources);
+    first[0].content = "changed";
+    first.pop();
+    expect(loader.load("trusted")).toEqual([
+      { kind: "agents", name: "AGENTS.md", content: "rules" },
+      { kind: "skill", name: "review", content: "# review" },
+    ]);
+  });
+});
 
 // ── s12 起：模板工具、叠一层的 loader ──────────────────────
 forLessonsFrom("packages", (_id, load) => {
