@@ -158,10 +158,10 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s08",
     stage: 2,
-    mistake: "技能全文塞进系统提示，而不是只列一行索引",
-    find: '`- ${r.name}: ${r.content.trim().split("\\n")[0].replace(/^#+\\s*/, "")}`',
-    replace: "`- ${r.name}: ${r.content.trim()}`",
-    caught: /技能只进索引/,
+    mistake: "追加提示只取最后一份，没有追加提示时把 undefined 拼进了系统提示",
+    find: '  sections.push(...of("prompt").map((r) => r.content.trim()));',
+    replace: '  sections.push(of("prompt").at(-1)?.content.trim() as string);',
+    caught: /undefined/,
   },
   {
     lesson: "s08",
@@ -174,10 +174,10 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s09",
     stage: 1,
-    mistake: "扩展登记工具时立刻放进 registry，装到一半抛错的扩展留下半截",
-    find: "          tools.push(checked);",
-    replace: "          this.registry.register(checked);",
-    caught: /什么都不留下/,
+    mistake: "不查扩展是不是函数，拿到什么都直接调用",
+    find: "      if (typeof ext !== \"function\") {\n        catchRejection(ext);\n        throw new Error(`an extension must be a function, got ${describeValue(ext)}`);\n      }\n",
+    replace: "",
+    caught: /extension-(object|promise|undefined)/,
   },
   {
     lesson: "s09",
@@ -198,10 +198,10 @@ export const MISTAKES: readonly Mistake[] = [
   {
     lesson: "s10",
     stage: 1,
-    mistake: "事件照旧发给扩展，却忘了攒进这一轮的 events",
-    find: "    const emit = (event: RuntimeEvent): void => {\n      events.push(event);\n",
-    replace: "    const emit = (event: RuntimeEvent): void => {\n",
-    caught: /事件|mode|RuntimeMode|render/i,
+    mistake: "事件只攒进这一轮的 events，忘了照旧发给扩展",
+    find: "      events.push(event);\n      runtime.emit(event);\n",
+    replace: "      events.push(event);\n",
+    caught: /on 注册的处理函数/,
   },
   {
     lesson: "s10",

@@ -94,6 +94,19 @@ forLessonsFrom("resources", (_id, load) => {
   });
 });
 
+// ── s11 起：load 看信任 ──────────────────────────────────
+forLessonsFrom("trust", (_id, load) => {
+  it("ResourceLoader.load 看信任（R6）：不信任的项目一份资料都不交，信任时按顺序全交", async () => {
+    const { ResourceLoader } = await load();
+    const loader = new ResourceLoader([
+      { kind: "agents", name: "AGENTS.md", content: "rules" },
+      { kind: "prompt", name: "extra", content: "be brief" },
+    ]);
+    expect(loader.load("untrusted")).toEqual([]);
+    expect(loader.load("trusted").map((r) => r.name)).toEqual(["AGENTS.md", "extra"]);
+  });
+});
+
 // ── s12 起：模板工具、叠一层的 loader ──────────────────────
 forLessonsFrom("packages", (_id, load) => {
   it("模板工具：每个 {占位} 是一个参数，调用时按参数填回去；没给的占位填空，只认参数自己的键（constructor 不算给了）", async () => {
