@@ -44,8 +44,8 @@ describe("「自己写一遍」的检查会失败", () => {
   const cases: { what: string; readme: string; output?: string; message: RegExp }[] = [
     { what: "没有这一小节", readme: text.replace("### 自己写一遍", "### 自己练"), message: /missing/ },
     { what: "命令写成了别的课", readme: text.replace("npm run check -- s04", "npm run check -- s03"), message: /exactly the two commands/ },
-    { what: "漏说了一处空白", readme: text.replace("`recordToolCalls`", "拣调用的函数"), message: /`recordToolCalls`.*not named/ },
-    { what: "阶段列错了顺序", readme: text.replace(`1. ${stages[0].title}`, "1. 别的").replace(`2. ${stages[1].title}`, `2. ${stages[0].title}`), message: /numbered list must name the 3 stages/ },
+    { what: "漏说了一处空白", readme: text.replace("`recordToolCalls`、", ""), message: /`recordToolCalls`.*not named/ },
+    { what: "阶段列错了顺序", readme: text.replace(`1. **${stages[0].title}**`, "1. **别的**").replace(`2. **${stages[1].title}**`, `2. **${stages[0].title}**`), message: /numbered list must name the 3 stages/ },
     { what: "输出不是从「你在第…阶段」开始", readme: text.replace(block, `检查 practice/x\n${block}`), message: /must start at/ },
     { what: "输出和真跑的不一样", readme: text, output: block.replace("第 1 阶段", "第 2 阶段"), message: /differs .* at line 1/ },
   ];
