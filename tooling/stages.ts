@@ -234,6 +234,26 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
 /** 第 1 到第 k 个阶段的空白（k 从 1 起；k = 0 是一个都没有）。 */
 export const stubsThrough = (id: string, k: number): Set<string> => new Set(stagesOf(id).slice(0, k).flatMap((s) => s.stubs));
 
+/**
+ * 练习的顺序：空白按所在阶段排（同一阶段里保持原来的先后）。npm run hint 照这个顺序找「现在练的那一处」，
+ * 和 check 停在哪个阶段是同一个顺序。表里没有的名字排在最后（tests/practice/stages.test.ts 保证不会有）。
+ */
+export function inStageOrder<T extends { name: string }>(id: string, stubs: readonly T[]): T[] {
+  const stages = stagesOf(id);
+  const rank = (t: T): number => {
+    const k = stages.findIndex((s) => s.stubs.includes(t.name));
+    return k < 0 ? stages.length : k;
+  };
+  return stubs.map((t, i) => ({ t, i, k: rank(t) })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.t);
+}
+
+/** 一处空白属于第几阶段（从 1 起）和那个阶段；表里没有是 undefined。 */
+export function stageOfStub(id: string, name: string): { number: number; stage: Stage } | undefined {
+  const stages = stagesOf(id);
+  const k = stages.findIndex((s) => s.stubs.includes(name));
+  return k < 0 ? undefined : { number: k + 1, stage: stages[k] };
+}
+
 /** 一课的阶段；表里没有这一课就抛错（表得跟着课走）。 */
 export function stagesOf(id: string): readonly Stage[] {
   const stages = STAGES[id];

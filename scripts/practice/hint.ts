@@ -1,11 +1,12 @@
 // npm run hint -- s04 [级别] [--part 名字]：练习时卡住了，要一级提示，不要答案。
-// 默认讲练习文件里第一处还没写的空白（还没有练习文件就是第一处）；--part 换一处。级别 1–4（scripts/practice/hints.ts）：
+// 默认讲练习文件里第一处还没写的空白，按阶段的顺序（tooling/stages.ts，和 check 停的阶段一致；还没有练习文件就是第一处）；--part 换一处。级别 1–4（scripts/practice/hints.ts）：
 // 1 README 的讲解、2 签名和文档注释、3 骨架、4 答案。每次只打印要的那一级，末尾说下一级怎么要。
 // 参数不对（没有这一课、级别不在 1–4、没有这一处）时说一句清楚的话，退出码 2。
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/stages.ts";
 import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs, partArg } from "./hints.ts";
 import { parseLesson, practiceFile } from "./lesson-arg.ts";
 import { type Stub, makePractice } from "./stub.ts";
@@ -15,7 +16,7 @@ const VERB: Record<Stub["kind"], string> = { body: "写出整个函数体", rewr
 /** 一次命令的结果：退出码和要打印的字。 */
 export type HintRun = { code: number; stdout: string; stderr: string };
 
-/** 命令要的外部东西：一课的练习空白、代码和 README，学习者的练习文件（没有是 undefined）。测试里可以换掉。 */
+/** 命令要的外部东西：一课的练习空白（按练习的顺序）、代码和 README，学习者的练习文件（没有是 undefined）。测试里可以换掉。 */
 export type HintWorld = {
   stubs: (id: string) => readonly Stub[];
   lesson: (id: string) => HintLesson;
@@ -23,7 +24,8 @@ export type HintWorld = {
 };
 
 export const realWorld: HintWorld = {
-  stubs: (id) => makePractice(id).stubs,
+  // verify: false：挖哪些、挖成什么和 npm run practice 一样，只是不再做一遍类型检查（那要好几秒）
+  stubs: (id) => inStageOrder(id, makePractice(id, { verify: false }).stubs),
   lesson: (id) => ({ code: readFileSync(join(ROOT, lessonDir(id), "code.ts"), "utf8"), readme: readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8") }),
   practice: (id) => (existsSync(practiceFile(id)) ? readFileSync(practiceFile(id), "utf8") : undefined),
 };
@@ -85,7 +87,9 @@ export function hint(args: readonly string[], world: HintWorld = realWorld): Hin
 
 function render(id: string, lesson: HintLesson, stub: Stub, level: HintLevel, why: string, part: string | undefined, left: number): string {
   const again = (l: number): string => `npm run hint -- ${id} ${l}${part === undefined ? "" : ` --part ${partArg(stub.name)}`}`;
+  const stage = stageOfStub(id, stub.name);
   const lines = [
+    ...(stage === undefined ? [] : [`${id} 第 ${stage.number} 阶段（共 ${stagesOf(id).length} 个）：${stage.stage.title} —— ${stage.stage.asks}`]),
     `${id} · ${stub.name}：${VERB[stub.kind]}（练习文件第 ${stub.line} 行，README「${stub.section}」）`,
     `  ${why}；还没写的有 ${left} 处。`,
     "",

@@ -5,10 +5,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type HintWorld, hint } from "../../scripts/practice/hint.ts";
+import { type HintWorld, hint, realWorld } from "../../scripts/practice/hint.ts";
 import { ELIDED, type HintLesson, currentStub, hintBody, openStubs, skeleton } from "../../scripts/practice/hints.ts";
 import { type Practice, type Stub, makePractice } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import { stageOfStub } from "../../tooling/stages.ts";
 
 const lessonOf = (id: string): HintLesson => ({
   code: readFileSync(join(ROOT, lessonDir(id), "code.ts"), "utf8"),
@@ -182,6 +183,23 @@ describe("讲的是哪一处：练习文件里第一处还留着 TODO 的", () =
     const { stubs, text } = practiceOf("s04");
     expect(currentStub(stubs, undefined)).toBe(stubs[0]);
     expect(currentStub([...stubs].reverse(), text)).toBe(stubs.at(-1));
+  });
+});
+
+describe("默认的顺序就是阶段的顺序（tooling/stages.ts，和 check 停的阶段一致）", () => {
+  for (const id of LESSONS) {
+    it(`${id}：realWorld 交出的空白按阶段排，第一处在第 1 阶段`, () => {
+      const stubs = realWorld.stubs(id);
+      const numbers = stubs.map((s) => stageOfStub(id, s.name)?.number ?? Number.NaN);
+      expect(numbers[0]).toBe(1);
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      expect(new Set(stubs.map((s) => s.name))).toEqual(new Set(makePractice(id, { verify: false }).stubs.map((s) => s.name)));
+    });
+  }
+
+  it("没写完的第一处在哪个阶段，标题就说哪个阶段", () => {
+    const out = hint(["s04"], { ...realWorld, practice: () => undefined });
+    expect(out.stdout.split("\n")[0]).toMatch(/^s04 第 1 阶段（共 \d 个）：/);
   });
 });
 
