@@ -1,16 +1,23 @@
-// npm run check 的五项检查叫什么、按什么顺序：命令行的报告（checks.ts）和网页上的练习卡片（site/lib/practice.ts）共用这一份。
-import { lessonNumber } from "../../tooling/course.ts";
+// npm run check 查哪几项、按什么顺序：类型、API、这一课的每个阶段（tooling/stages.ts）、演示。
+// 命令行的报告（checks.ts）和网页上的练习卡片（site/lib/practice.ts）共用这一份。
+import { type Stage, stagesOf } from "../../tooling/stages.ts";
 
-/** 五项检查的名字，键的顺序就是检查的顺序（前一项没过，后面的就不跑）。 */
-export function checkNames(id: string) {
-  const range = lessonNumber(id) === 1 ? "s01" : `s01–${id}`;
+/** 阶段以外的三项：前两项是门槛，演示在所有阶段都过了之后才比。 */
+export function checkNames(_id: string) {
   return {
     types: "类型检查（tsconfig.json 的 strict）",
     api: "API 和这一课一样（R1/R2）",
-    behaviour: `行为测试（${range} 的机制）`,
-    golden: `黄金轨迹（${range} 的场景）`,
     demo: "演示输出和 README「试一下」一样",
   };
 }
 
 export type CheckNames = ReturnType<typeof checkNames>;
+
+/** 报告里一个阶段那一行的名字：`第 2 阶段 校验参数，执行一个工具`。 */
+export const stageName = (k: number, stage: Stage): string => `第 ${k} 阶段 ${stage.title}`;
+
+/** 报告里一行一项的顺序：类型、API、每个阶段、演示；stage 是阶段那几行的阶段（别的是 undefined）。 */
+export function checkLines(id: string): { name: string; stage?: Stage }[] {
+  const names = checkNames(id);
+  return [{ name: names.types }, { name: names.api }, ...stagesOf(id).map((stage, i) => ({ name: stageName(i + 1, stage), stage })), { name: names.demo }];
+}

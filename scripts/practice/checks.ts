@@ -18,7 +18,7 @@ import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
 import { ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
 import { type Stage, readStageMap, stageOfTest, stagesOf, testKey } from "../../tooling/stages.ts";
-import { type CheckNames, checkNames } from "./check-names.ts";
+import { type CheckNames, checkNames, stageName } from "./check-names.ts";
 import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, ruleWords, testLines, todoLines, traceLines } from "./explain.ts";
 import { howItWorks } from "./readme.ts";
 import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
@@ -310,9 +310,6 @@ function checkTypesAndApi(id: string, file: string, tally: Tally, names: Names):
   tally.pass(names.api);
   return true;
 }
-
-/** 报告里一个阶段那一行的名字：`第 2 阶段 校验参数，执行一个工具`。 */
-export const stageName = (k: number, stage: Stage): string => `第 ${k} 阶段 ${stage.title}`;
 
 /** 当前阶段（第一个没过的）里还有几个没过、后面的阶段一共几个没过：报告只讲第一个，其余只报数。 */
 export type StageProgress = { current: number; of: number; stage: Stage; restHere: number; later: number };

@@ -19,6 +19,7 @@ import { SITE, loadCourse } from "../lib/course.ts";
 import { answerBlocks, firstFailureBlock } from "../lib/practice.ts";
 import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
 import type { Replay } from "../lib/replay-types.ts";
+import { checkLines } from "../../scripts/practice/check-names.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
 import { type StaticServer, serveStatic } from "../server.ts";
 
@@ -458,7 +459,7 @@ describe("课程网站（真浏览器）", () => {
     await page.context().close();
   });
 
-  it("练习卡片：每课都有，两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节，五项检查和第一次检查看到的", async () => {
+  it("练习卡片：每课都有，两条命令带复制按钮，空白和 makePractice 挖的一样、各链到页面上讲它的小节，按顺序查的几项（含每个阶段）和第一次检查看到的", async () => {
     const verb = { body: "写出", rewrite: "改写", part: "补上" } as const;
     for (const lesson of lessons) {
       const page = await open(`/${lesson.id}.html`, { javaScript: false });
@@ -486,8 +487,10 @@ describe("课程网站（真浏览器）", () => {
       expect(expected.length, lesson.id).toBeGreaterThan(0);
       expect(shown.map((x) => x.stub), lesson.id).toEqual(expected);
       expect(shown.filter((x) => !x.resolves).map((x) => `${lesson.id} #${x.hash}`)).toEqual([]);
-      // 五项检查；第一次检查看到的，就是 README「自己写一遍」里的那段（npm test 的文档检查保证它和真跑的一样）
-      expect(await card.locator(".lp-checks > li").count(), lesson.id).toBe(5);
+      // 查的几项：类型、API、每个阶段（小字是它要你做什么）、演示，和 npm run check 的报告同一份名字；
+      // 第一次检查看到的，就是 README「自己写一遍」里的那段（npm test 的文档检查保证它和真跑的一样）
+      const items = await card.locator(".lp-checks > li").evaluateAll((lis) => lis.map((li) => li.textContent ?? ""));
+      expect(items, lesson.id).toEqual(checkLines(lesson.id).map(({ name, stage }) => expect.stringContaining(`${name}${stage?.asks ?? ""}`)));
       const first = firstFailureBlock(lesson.readme);
       expect(first, lesson.id).toBeDefined();
       expect((await card.locator("div.language-text pre").innerText()).trimEnd(), lesson.id).toBe(first?.trimEnd());

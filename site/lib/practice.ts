@@ -2,14 +2,14 @@
 //   - 两条命令（npm run practice -- sNN、npm run check -- sNN），课文的代码块，VitePress 给它们配复制按钮；
 //   - 挖掉的每一处：scripts/practice/stub.ts 的 makePractice(id, { verify: false }).stubs（npm run practice 挖的就是这些），
 //     写出 / 改写 / 补上加名字，链到「工作原理」里讲它的那一小节（stub.section）；
-//   - npm run check 的五项检查（scripts/practice/checks.ts 的顺序）；
+//   - npm run check 按顺序查的几项：类型、API、这一课的每个阶段（tooling/stages.ts）、演示（scripts/practice/check-names.ts）；
 //   - 第一次检查会看到什么：README「自己写一遍」里的 text 块（它和真跑出来的一字不差，由 npm test 的文档检查守着）；
 //   - --watch、--solution，和下一课的练习。
 // 站里这张卡片顶替 README 的「自己写一遍」小节（标题和锚点不变）：那一小节的命令、说明和 text 块卡片里都有，不再重复一遍。
 // 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
 import type { Code, Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
-import { type CheckNames, checkNames } from "../../scripts/practice/check-names.ts";
+import { checkLines, checkNames } from "../../scripts/practice/check-names.ts";
 import { LEVEL_NAMES, codeHint, hintSource } from "../../scripts/practice/hints.ts";
 import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
 import type { Stub } from "../../scripts/practice/stub.ts";
@@ -44,19 +44,20 @@ const headingText = (node: Heading): string => toString(node).trim();
 const leadTitle = (node: Paragraph): string | undefined =>
   node.children[0]?.type === "strong" ? toString(node.children[0]).trim().replace(/[。：:，,]$/, "") : undefined;
 
-/** 卡片上的五项检查：名字和顺序取自 npm run check 自己（scripts/practice/check-names.ts），卡片只补一句小字。 */
+/**
+ * 卡片上按顺序查的几项：名字和顺序取自 npm run check 自己（scripts/practice/check-names.ts）。
+ * 阶段那几行的小字是它要你做什么（tooling/stages.ts 的 asks），另外三项补一句怎么查。
+ */
 export function checks(lesson: Lesson, codes: CodeIndex): string[] {
   const names = checkNames(lesson.id);
-  const notes: Record<keyof CheckNames, string> = {
-    types: "和课程自己的代码同一份设置",
-    api: `和提交的 tests/api/${lesson.id}.json 逐项比`,
-    behaviour: "就是 npm test 里的那些测试，导入的课换成你的文件",
-    golden: "每个场景跑出来的轨迹和 tests/golden/ 逐字比",
-    demo: "跑你的 main()，逐字比",
-  };
+  const notes = new Map<string, string>([
+    [names.types, "和课程自己的代码同一份设置"],
+    [names.api, `和提交的 tests/api/${lesson.id}.json 逐项比`],
+    [names.demo, "所有阶段都过了，跑你的 main()，逐字比"],
+  ]);
   const tryIt = `「<a href="#${githubSlug("试一下")}">试一下</a>」`;
-  return (Object.keys(names) as (keyof CheckNames)[]).map(
-    (key) => `${linkCodesHtml(escapeHtml(names[key]), codes).replace("「试一下」", tryIt)}<small>${notes[key]}</small>`,
+  return checkLines(lesson.id).map(
+    ({ name, stage }) => `${linkCodesHtml(escapeHtml(name), codes).replace("「试一下」", tryIt)}<small>${text(stage?.asks ?? notes.get(name) ?? "")}</small>`,
   );
 }
 
@@ -102,7 +103,7 @@ export function practiceCard(lesson: Lesson, next: Lesson | undefined, stubs: re
     `<ul class="lp-stubs">${stubItems.join("")}</ul>`,
     `<p class="lp-practice-legend">${legend}。行号是练习文件里的。</p>`,
     "",
-    step(2, "检查<small>五项按顺序查，前一项没过，后面的就不跑；每项一行，接着是第一个没过的地方：期望什么、实际怎样。</small>"),
+    step(2, "检查<small>按顺序查，前一项没过，后面的就不跑；中间是本节练习的几个阶段，每个写完就能单独变绿。报告说你在第几阶段，只讲它第一个没过的地方。</small>"),
     "",
     "```bash",
     `npm run check -- ${lesson.id}`,
@@ -114,7 +115,7 @@ export function practiceCard(lesson: Lesson, next: Lesson | undefined, stubs: re
     "",
     ...(firstFailure === undefined
       ? []
-      : [`<p class="lp-practice-sub">刚生成的文件，第一次检查：前两项能过，停在第一处空白上：</p>`, "", "```text", firstFailure, "```", ""]),
+      : [`<p class="lp-practice-sub">刚生成的文件，第一次检查：类型和 API 能过，停在第 1 阶段：</p>`, "", "```text", firstFailure, "```", ""]),
     `<p class="lp-practice-more">加 <code>--watch</code> 每次保存自动重查；<code>--solution</code> 把同样的检查用在本节自己的 code.ts 上（证明检查本身是对的）。` +
       `卡住了：<code>npm run hint -- ${lesson.id}</code> 一级一级给提示，页面顶上的「练习视图」把课文里的答案折起来。${nextLine}</p>`,
     "",
