@@ -185,7 +185,9 @@ const FIELDS: (keyof Trace)[] = ["steps", "messages", "requests", "output", "eve
  * 跑前面的场景时，golden.test.ts 的错误信息里有）；没给就找第一个不同的字段。
  */
 export function traceLines(golden: Trace, actual: Trace, field?: keyof Trace): string[] {
-  const f = field ?? FIELDS.find((k) => JSON.stringify(golden[k]) !== JSON.stringify(actual[k]));
+  const first = field ?? FIELDS.find((k) => JSON.stringify(golden[k]) !== JSON.stringify(actual[k]));
+  // 一步的回答收尾没错、只是文字不同，多半只是后果：存下的消息才说得出哪一步做错了（比如调用不该跑却跑了）
+  const f = first === "steps" && onlyTextDiffers(golden, actual) && JSON.stringify(golden.messages) !== JSON.stringify(actual.messages) ? "messages" : first;
   const plain = f === undefined ? undefined : plainWords(golden, actual, f);
   const lines = detailLines(golden, actual, f);
   return plain === undefined ? lines : [plain, ...lines];
@@ -196,6 +198,13 @@ const answerOf = (step: unknown): { stop: string; text: string } | undefined => 
   const m = typeof step === "string" ? / → assistant\[(\w+)\]: ([\s\S]*)$/.exec(step) : null;
   return m ? { stop: m[1], text: m[2] } : undefined;
 };
+
+/** 第一处不同的那一步，两边的回答以同样的 stopReason 收尾，只是文字不一样。 */
+function onlyTextDiffers(golden: Trace, actual: Trace): boolean {
+  const i = firstDiff(golden.steps, actual.steps);
+  const [g, a] = [answerOf(golden.steps[i]), answerOf(actual.steps[i])];
+  return i >= 0 && g !== undefined && a !== undefined && g.stop === a.stop;
+}
 
 /**
  * 第一处不同说成一句人话，只说数据里看得出来的：「第 2 条消息：回答以 stop 结束，调用却照样跑了」。

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { courseTestFiles } from "../../scripts/practice/checks.ts";
-import { forLearner, glossaryWords, plainWords, ruleWords } from "../../scripts/practice/explain.ts";
+import { forLearner, glossaryWords, plainWords, ruleWords, traceLines } from "../../scripts/practice/explain.ts";
 import { howItWorks } from "../../scripts/practice/readme.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
@@ -89,5 +89,12 @@ describe("给学习者的话", () => {
     expect(plainWords(base, { ...base, steps: ['turn "go" → assistant[error]: error: boom'] }, "steps")).toBe("第 1 步：回答应该以 stop 结束，实际以 error 结束");
     expect(plainWords(base, base, "messages")).toBeUndefined();
     expect(plainWords(base, { ...base, output: ["x"] }, "output")).toBeUndefined();
+  });
+
+  it("一步的回答收尾没错、只是文字不同时，讲存下的消息哪里先错了（golden.test 点名的是 steps 也一样）", () => {
+    const ran: Trace = { ...base, steps: ['turn "go" → assistant[stop]: 好了'], messages: [...base.messages, msg("toolResult", "x", { toolCallId: "c1" })] };
+    expect(traceLines(base, ran, "steps")[0]).toBe("第 3 条消息：回答以 stop 结束，调用却照样跑了（多存了一条工具结果）");
+    // 消息一样时还是讲那一步
+    expect(traceLines(base, { ...base, steps: ['turn "go" → assistant[stop]: 好了'] }, "steps")[0]).toBe("第 1 步：回答以 stop 结束，没错，但文字不一样");
   });
 });
