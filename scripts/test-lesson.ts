@@ -3,15 +3,18 @@
 // 加上这一课复现之前每一课的黄金轨迹（文件和 -t 的式子都取自 scripts/practice/checks.ts，只写在那里）。
 // 后面的参数原样交给 vitest（比如 --reporter=verbose）。这一课 README 的文档检查另有 npm run check:docs -- s04。
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LESSONS, ROOT } from "../tooling/course.ts";
-import { courseTestFiles, lessonTestPattern } from "./practice/checks.ts";
+import { courseTestFiles, lessonTestPattern, vitestCli } from "./practice/checks.ts";
+import { parseLesson } from "./practice/lesson-arg.ts";
 
-/** vitest 的参数：只留这一课的测试，只加载可能有它们的文件。课号不对时是一句说明。 */
-export function lessonTestArgs(id: string | undefined, extra: readonly string[] = []): string[] | string {
-  if (id === undefined || !LESSONS.includes(id)) return `usage: npm run test:lesson -- sNN (one of ${LESSONS.join(", ")}), got ${id === undefined ? "nothing" : JSON.stringify(id)}`;
+/**
+ * vitest 的参数：只留这一课的测试，只加载可能有它们的文件。课号的写法和 npm run practice 一样（`s04`、`4`、`s04_tool_loop`），
+ * 认不出来时是一句说明。
+ */
+export function lessonTestArgs(arg: string | undefined, extra: readonly string[] = []): string[] | string {
+  const id = parseLesson(arg);
+  if (id === undefined) return `${arg === undefined ? "要说是哪一课。" : `没有这一课：${arg}`}\n用法：npm run test:lesson -- s04 [给 vitest 的参数]\n已有的课：${LESSONS.join(" ")}`;
   const { behaviour, golden } = courseTestFiles();
   return ["run", "-t", lessonTestPattern(id), ...extra, ...behaviour, ...golden];
 }
@@ -22,7 +25,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     console.error(args);
     process.exit(2);
   }
-  const vitest = join(dirname(createRequire(join(ROOT, "package.json")).resolve("vitest/package.json")), "vitest.mjs");
-  const run = spawnSync(process.execPath, [vitest, ...args], { cwd: ROOT, stdio: "inherit" });
+  const run = spawnSync(process.execPath, [vitestCli(), ...args], { cwd: ROOT, stdio: "inherit" });
   process.exit(run.status ?? 1);
 }

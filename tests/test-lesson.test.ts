@@ -8,8 +8,12 @@ import { lessonTestPattern } from "../scripts/practice/checks.ts";
 import { lessonTestArgs } from "../scripts/test-lesson.ts";
 
 describe("npm run test:lesson -- sNN", () => {
-  it("课号不对就只回一句用法", () => {
-    for (const bad of [undefined, "s13", "4", "s4", "s04 ", "S04"]) expect(lessonTestArgs(bad), String(bad)).toMatch(/^usage: npm run test:lesson -- sNN \(one of s01, .*s12\), got /);
+  it("课号不对就只回一句用法，和 npm run practice 认同样的写法", () => {
+    for (const bad of ["s13", "s00", "s04 ", "S04", "tool_loop", ""]) {
+      expect(lessonTestArgs(bad), JSON.stringify(bad)).toBe(`没有这一课：${bad}\n用法：npm run test:lesson -- s04 [给 vitest 的参数]\n已有的课：${LESSONS.join(" ")}`);
+    }
+    expect(lessonTestArgs(undefined)).toMatch(/^要说是哪一课。\n用法：/);
+    for (const same of ["4", "04", "s4", "s04_tool_loop"]) expect(lessonTestArgs(same), same).toEqual(lessonTestArgs("s04"));
   });
 
   it("交给 vitest 的是 run、这一课的 -t 式子、多给的参数，和可能有这一课测试的文件（都在）", () => {

@@ -68,7 +68,7 @@ export type TestRecord = { id: string; file: string; line: number; name: string;
 export type TestRun = { tests: TestRecord[]; hung?: TestRecord; hungMs?: number; unhandled: ErrorInfo[]; crashed?: string };
 
 /** vitest 的命令行入口（它的 package.json 里 bin 指的那个文件）。 */
-const vitestCli = (): string => join(dirname(createRequire(join(ROOT, "package.json")).resolve("vitest/package.json")), "vitest.mjs");
+export const vitestCli = (): string => join(dirname(createRequire(join(ROOT, "package.json")).resolve("vitest/package.json")), "vitest.mjs");
 
 /** 杀掉子进程和它开的所有进程（vitest 的 worker）：子进程自成一组（detached），按组杀。 */
 function killGroup(child: ChildProcess): void {
