@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../tooling/course.ts";
 import { parseMarkdown } from "../../tooling/markdown.ts";
+import { CODE } from "../../tooling/teaching/glossary.ts";
 import type { Trace, TraceMsg, TraceRequest } from "../../tooling/scenarios/shape.ts";
 import type { ErrorInfo } from "./reporter.ts";
 
@@ -18,7 +19,7 @@ export type Finding = { title: string; lines: string[]; about?: string; scenario
 
 // ── 规则和决策的编号 → 术语表的话 ─────────────────────────
 /** 术语表（GLOSSARY.md）里的编号条目：`**R5 循环一定会停**：…` → R5 → 循环一定会停。 */
-const CODE = /^(R\d|U\d|D\d{1,3}|F\d{1,3}) (.+)$/;
+const ENTRY = /^(R\d|U\d|D\d{1,3}|F\d{1,3}) (.+)$/;
 let glossary: Map<string, string> | undefined;
 export function glossaryWords(text: string = readFileSync(join(ROOT, "GLOSSARY.md"), "utf8")): Map<string, string> {
   const words = new Map<string, string>();
@@ -27,7 +28,7 @@ export function glossaryWords(text: string = readFileSync(join(ROOT, "GLOSSARY.m
     // 条目前面紧挨着一行锚点 `<a id="r5"></a>`：它和条目在同一段里，跳过它才是加粗的编号
     const lead = node.children.find((c) => c.type !== "html" && !(c.type === "text" && c.value.trim() === ""));
     if (lead?.type !== "strong") continue;
-    const m = CODE.exec(lead.children.map((c) => ("value" in c ? c.value : "")).join("").trim());
+    const m = ENTRY.exec(lead.children.map((c) => ("value" in c ? c.value : "")).join("").trim());
     if (m) words.set(m[1], m[2]);
   }
   return words;
@@ -38,7 +39,8 @@ export function glossaryWords(text: string = readFileSync(join(ROOT, "GLOSSARY.m
  * 「R4 错误不崩溃；D41 …」。没点到、或术语表里没有的编号，就不说。
  */
 export function ruleWords(testName: string, words: ReadonlyMap<string, string> = (glossary ??= glossaryWords())): string | undefined {
-  const codes = [...new Set([...testName.matchAll(/(?<![\w-])(R\d|U\d|D\d{1,3}|F\d{1,3})(?![\d\w])/g)].map((m) => m[1]))];
+  // 编号的写法和课文、术语表的检查同一个（tooling/teaching/glossary.ts 的 CODE）
+  const codes = [...new Set([...testName.matchAll(CODE)].map((m) => m[1]))];
   const known = codes.filter((c) => words.has(c)).map((c) => `${c} ${words.get(c)}`);
   return known.length === 0 ? undefined : known.join("；");
 }
