@@ -10,7 +10,7 @@ import { gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import ts from "typescript";
 import { subsections } from "./readme.ts";
-import type { Stub } from "./stub.ts";
+import { type FunctionLike, type Stub, isFunctionLike } from "./stub.ts";
 
 export const HINT_LEVELS = [1, 2, 3, 4] as const;
 export type HintLevel = (typeof HINT_LEVELS)[number];
@@ -73,11 +73,6 @@ export function proseHint(readme: string, section: string): string | undefined {
 }
 
 // ── 第 2–4 级：同一段代码逐级露出来 ──────────────────────
-type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ConstructorDeclaration | ts.AccessorDeclaration | ts.ArrowFunction | ts.FunctionExpression;
-
-const isFunctionLike = (n: ts.Node): n is FunctionLike =>
-  ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isAccessor(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n);
-
 /** 找到的函数：它本身、带注释的那个声明（变量声明的话是整条 const）、所在的类。 */
 type Found = { fn: FunctionLike; decl: ts.Node; cls?: ts.ClassDeclaration };
 

@@ -80,9 +80,10 @@ export function changedSpans(prev: string, cur: string): Span[] {
 /** 一处挖空：换掉 [start, end)；removed 是被换掉的代码行（去掉首尾空白），用来找 README 里展示它的小节。 */
 type Edit = { start: number; end: number; name: string; kind: Stub["kind"]; removed: string[]; indent: string; inline: boolean };
 
-type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ConstructorDeclaration | ts.AccessorDeclaration | ts.ArrowFunction | ts.FunctionExpression;
+/** 有函数体、能挖空的函数：声明、方法、构造函数、存取器、箭头函数、函数表达式（提示 scripts/practice/hints.ts 找函数也按它）。 */
+export type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ConstructorDeclaration | ts.AccessorDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
-const isFunctionLike = (n: ts.Node): n is FunctionLike =>
+export const isFunctionLike = (n: ts.Node): n is FunctionLike =>
   ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isAccessor(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n);
 
 /** 复合语句里嵌着的语句：if 的两个分支、循环体、try/catch/finally 的块。 */
