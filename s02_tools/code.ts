@@ -1,10 +1,12 @@
 // s02_tools —— mini Pi 第 2 版：在 s01 上加工具契约和工具注册表，发给模型的输入里带上工具清单。
 // 运行：npx tsx s02_tools/code.ts
+// 一轮（runOneTurn）：存下用户消息 → buildProviderInput 拼请求：整段历史 + registry.getSpecs() 的工具清单
+//   交给 provider.complete：拿回文字是 stopReason "stop" 的回答，抛了错是 "error" 的回答
+//   回答存进历史，经 Output 写一行
 
 import { pathToFileURL } from "node:url";
-import { z } from "zod";
 
-// ── 消息 ──────────────────────────────────────────────────
+// ── 消息和历史 ───────────────────────────────────────────
 /**
  * 一条助手消息为什么结束。每条助手消息都带着它，出错也一样。
  * @since s01
@@ -29,14 +31,13 @@ export type AssistantMessage = { role: "assistant"; content: string; stopReason:
  */
 export type AgentMessage = UserMessage | AssistantMessage;
 
-// ── core 状态 ────────────────────────────────────────────
 /**
  * agent 跨轮保存的东西。现在只有对话历史。
  * @since s01
  */
 export type AgentState = { messages: AgentMessage[] };
 
-// ── 发给模型的输入 ────────────────────────────────────────
+// ── 模型：发给它的输入，它的接入口 ───────────────────────
 /**
  * provider 眼里的一条消息：只留模型需要的字段。
  * @since s01
@@ -57,21 +58,7 @@ export interface Provider {
   complete(input: ProviderInput): Promise<string>;
 }
 
-// ── 错误说明 ──────────────────────────────────────────────
-/**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
- * @since s01
- */
-export function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? String(error.message) : String(error);
-  } catch {
-    return `unprintable ${typeof error}`;
-  }
-}
-
-// ── 工具契约 ──────────────────────────────────────────────
+// ── 工具契约 ─────────────────────────────────────────────
 /**
  * 告诉模型「有这么个工具」：名字、用途、要哪些参数。input 的键是参数名，值是参数说明，参数一律是字符串。
  * @since s02
@@ -91,28 +78,6 @@ export type ToolHandler = (input: Record<string, string>) => string;
 export type Tool = { spec: ToolSpec; handler: ToolHandler };
 
 /**
- * 一个工具该有的形状，用 zod 写出来。工具是别人写的代码：登记时照它校验一遍，形状不对的工具进不了 registry。
- * @since s02
- */
-export const ToolSchema: z.ZodType<Tool> = z.object({
-  spec: z.object({ name: z.string(), description: z.string(), input: z.record(z.string(), z.string()) }),
-  handler: z.custom<ToolHandler>((value) => typeof value === "function", "handler must be a function"),
-});
-
-/**
- * 校验一个工具，交回一份干净的拷贝（spec 里多出来的字段不要）。形状不对就报错，点名哪里不对。
- * @since s02
- */
-export function parseTool(tool: Tool): Tool {
-  const parsed = ToolSchema.safeParse(tool);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "tool"}: ${issue.message}`);
-    throw new Error(`invalid tool: ${problems.join("; ")}`);
-  }
-  return parsed.data;
-}
-
-/**
  * 按名字登记工具。发给模型的工具清单只从这里取。
  * @since s02
  */
@@ -120,15 +85,14 @@ export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
 
   /**
-   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。形状不对的工具同样报错。
-   * 存下的是校验时做的拷贝：登记以后谁再改原来那个对象，都影响不到这里。
+   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。
+   * 存下的是一份拷贝：登记以后谁再改原来那个对象，都影响不到这里。
    */
   register(tool: Tool): void {
-    const checked = parseTool(tool);
-    if (this.tools.has(checked.spec.name)) {
-      throw new Error(`tool "${checked.spec.name}" is already registered`);
+    if (this.tools.has(tool.spec.name)) {
+      throw new Error(`tool "${tool.spec.name}" is already registered`);
     }
-    this.tools.set(checked.spec.name, checked);
+    this.tools.set(tool.spec.name, { spec: { ...tool.spec, input: { ...tool.spec.input } }, handler: tool.handler });
   }
 
   /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
@@ -137,34 +101,21 @@ export class ToolRegistry {
   }
 }
 
-// ── 输出 ──────────────────────────────────────────────────
+// ── 输出 ─────────────────────────────────────────────────
 /**
  * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
  * @since s01
  */
 export type Output = { log(line: string): void };
 
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
-// ── 组装 ──────────────────────────────────────────────────
+// ── 组装 ─────────────────────────────────────────────────
 /**
  * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
  * @since s01
  */
 export type Agent = { state: AgentState; provider: Provider; output: Output; registry: ToolRegistry };
 
-// ── 组装输入 ──────────────────────────────────────────────
+// ── 组装输入 ─────────────────────────────────────────────
 /**
  * 把 agent 的现状拼成一次请求：历史里的消息只留 role 和 content，工具清单现取自 registry。
  * @since s02
@@ -176,55 +127,43 @@ export function buildProviderInput(agent: Agent): ProviderInput {
   };
 }
 
-// ── 一轮对话 ──────────────────────────────────────────────
-/**
- * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
- * @since s01
- */
-export const turnsInProgress = new WeakSet<AgentState>();
-
-/**
- * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
- * @since s01
- */
-export function refusedTurn(reason: string): AssistantMessage {
-  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
+// ── 一轮对话 ─────────────────────────────────────────────
 /**
  * 跑一轮：存下用户消息，问 provider，存下回答，再把回答写到输出。
  * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
- * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
  * @since s01
  */
 export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
   const { state, provider, output } = agent;
-  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
-  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
-  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
-  turnsInProgress.add(state);
+  state.messages.push({ role: "user", content: userInput });
+  let assistant: AssistantMessage;
   try {
-    state.messages.push({ role: "user", content: userInput });
+    const text: unknown = await provider.complete(buildProviderInput(agent));
+    // provider 是外来代码，回的不一定是文字：不是就按出错处理，免得把别的东西当成回答存进历史
+    if (typeof text !== "string") throw new Error(`provider must return a string, got ${typeof text}`);
+    assistant = { role: "assistant", content: text, stopReason: "stop" };
+  } catch (error) {
+    assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+  }
+  state.messages.push(assistant);
+  output.log(`assistant: ${assistant.content}`);
+  return assistant;
+}
 
-    let assistant: AssistantMessage;
-    try {
-      const text: unknown = await provider.complete(buildProviderInput(agent));
-      // provider 是外来代码，回的不一定是文字：不是就按出错处理，免得把别的东西当成回答存进历史
-      if (typeof text !== "string") throw new Error(`provider must return a string, got ${typeof text}`);
-      assistant = { role: "assistant", content: text, stopReason: "stop" };
-    } catch (error) {
-      assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
-    }
-
-    state.messages.push(assistant);
-    writeLine(output, `assistant: ${assistant.content}`);
-    return assistant;
-  } finally {
-    turnsInProgress.delete(state);
+// ── 防线：外来的值 ───────────────────────────────────────
+/**
+ * 把 provider 抛出来的东西说成一句话：不一定是 Error，连转成文字都出错的只说它的类型。它自己从不抛错，否则错误处理里再抛一次，这一轮就真崩了。
+ * @since s01
+ */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `unprintable ${typeof error}`;
   }
 }
 
-// ── 假 provider（离线、确定） ─────────────────────────────
+// ── 假 provider（离线、确定） ────────────────────────────
 /**
  * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
  * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
@@ -268,7 +207,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
-// ── 演示用的项目、工具和扩展 ───────────────────────────────
+// ── 演示数据 ─────────────────────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -303,7 +242,7 @@ export function createDemoTools(): Tool[] {
   ];
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
+// ── IO 边缘 ──────────────────────────────────────────────
 /**
  * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01

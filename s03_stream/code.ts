@@ -1,10 +1,14 @@
 // s03_stream —— mini Pi 第 3 版：provider 从一次性返回升级为事件流，core 边收边拼出助手消息。
 // 运行：npx tsx s03_stream/code.ts
+// 一轮（runOneTurn）：存下用户消息 → buildProviderInput 拼请求 → provider.stream 吐出一串事件
+//   collectAssistantMessage 边收边拼：text_delta 接上文字，message_end 定下 stopReason
+//   流断了、没收尾、事件不像样：已收到的文字留着，接一行 error，stopReason "error"
+//   回答存进历史，经 Output 写一行
 
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 
-// ── 消息 ──────────────────────────────────────────────────
+// ── 消息和历史 ───────────────────────────────────────────
 /**
  * 一条助手消息为什么结束。每条助手消息都带着它，出错也一样。
  * @since s01
@@ -29,14 +33,13 @@ export type AssistantMessage = { role: "assistant"; content: string; stopReason:
  */
 export type AgentMessage = UserMessage | AssistantMessage;
 
-// ── core 状态 ────────────────────────────────────────────
 /**
  * agent 跨轮保存的东西。现在只有对话历史。
  * @since s01
  */
 export type AgentState = { messages: AgentMessage[] };
 
-// ── 发给模型的输入 ────────────────────────────────────────
+// ── 模型：发给它的输入，它的接入口 ───────────────────────
 /**
  * provider 眼里的一条消息：只留模型需要的字段。
  * @since s01
@@ -49,10 +52,147 @@ export type ProviderMessage = { role: "user" | "assistant"; content: string };
  */
 export type ProviderInput = { messages: ProviderMessage[]; tools: ToolSpec[] };
 
-// ── 错误说明 ──────────────────────────────────────────────
 /**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
+ * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字。
+ * @since s03
+ */
+export type ProviderEvent =
+  | { type: "message_start" }
+  | { type: "text_delta"; text: string }
+  | { type: "message_end"; stopReason: StopReason };
+
+/**
+ * 模型的接入口。给全部输入，拿回一串事件。
+ * @since s01
+ * @upgraded s03 (U1)
+ */
+export interface Provider {
+  stream(input: ProviderInput): AsyncGenerator<ProviderEvent>;
+}
+
+// ── 工具契约 ─────────────────────────────────────────────
+/**
+ * 告诉模型「有这么个工具」：名字、用途、要哪些参数。input 的键是参数名，值是参数说明，参数一律是字符串。
+ * @since s02
+ */
+export type ToolSpec = { name: string; description: string; input: Record<string, string> };
+
+/**
+ * 工具真正干活的函数。同步，收字符串参数，回一段文字。
+ * @since s02
+ */
+export type ToolHandler = (input: Record<string, string>) => string;
+
+/**
+ * 一个工具 = 给模型看的说明 + 给 core 调的函数。全课只有这一种工具形状。
+ * @since s02
+ */
+export type Tool = { spec: ToolSpec; handler: ToolHandler };
+
+/**
+ * 按名字登记工具。发给模型的工具清单只从这里取。
+ * @since s02
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  /**
+   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。
+   * 存下的是一份拷贝：登记以后谁再改原来那个对象，都影响不到这里。
+   */
+  register(tool: Tool): void {
+    if (this.tools.has(tool.spec.name)) {
+      throw new Error(`tool "${tool.spec.name}" is already registered`);
+    }
+    this.tools.set(tool.spec.name, { spec: { ...tool.spec, input: { ...tool.spec.input } }, handler: tool.handler });
+  }
+
+  /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
+  getSpecs(): ToolSpec[] {
+    return [...this.tools.values()].map(({ spec }) => ({ ...spec, input: { ...spec.input } }));
+  }
+}
+
+// ── 输出 ─────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
+
+// ── 组装 ─────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = { state: AgentState; provider: Provider; output: Output; registry: ToolRegistry };
+
+// ── 组装输入 ─────────────────────────────────────────────
+/**
+ * 把 agent 的现状拼成一次请求：历史里的消息只留 role 和 content，工具清单现取自 registry。
+ * @since s02
+ */
+export function buildProviderInput(agent: Agent): ProviderInput {
+  return {
+    messages: agent.state.messages.map((m) => ({ role: m.role, content: m.content })),
+    tools: agent.registry.getSpecs(),
+  };
+}
+
+// ── 收集事件 ─────────────────────────────────────────────
+/**
+ * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
+ * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
+ * @since s03
+ */
+export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
+  const parts: string[] = [];
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
+  try {
+    for await (const raw of events) {
+      // 事件是外来的数据：先校验，不像样就抛错，由下面的 catch 收成一条出错的回答
+      const event = parseProviderEvent(raw);
+      switch (event.type) {
+        case "text_delta":
+          parts.push(event.text);
+          break;
+        case "message_end":
+          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
+      }
+    }
+  } catch (error) {
+    return failed(describeError(error));
+  }
+  return failed("stream ended without message_end");
+}
+
+// ── 一轮对话 ─────────────────────────────────────────────
+/**
+ * 跑一轮：存下用户消息，问 provider，边收事件边拼出回答，存下回答，再把回答写到输出。
+ * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * @since s01
+ */
+export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
+  const { state, provider, output } = agent;
+  state.messages.push({ role: "user", content: userInput });
+  let assistant: AssistantMessage;
+  try {
+    // 流里面的错，collectAssistantMessage 自己会转成消息；不是生成器写法的 stream() 可能在交出事件流之前就抛错，那就在这里接住
+    assistant = await collectAssistantMessage(provider.stream(buildProviderInput(agent)));
+  } catch (error) {
+    assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+  }
+  state.messages.push(assistant);
+  output.log(`assistant: ${assistant.content}`);
+  return assistant;
+}
+
+// ── 防线：外来的值 ───────────────────────────────────────
+/**
+ * 把 provider 抛出来的东西说成一句话：不一定是 Error，连转成文字都出错的只说它的类型。它自己从不抛错，否则错误处理里再抛一次，这一轮就真崩了。
  * @since s01
  */
 export function describeError(error: unknown): string {
@@ -91,16 +231,6 @@ export function describeValue(value: unknown): string {
   }
 }
 
-// ── provider 事件流 ───────────────────────────────────────
-/**
- * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字。
- * @since s03
- */
-export type ProviderEvent =
-  | { type: "message_start" }
-  | { type: "text_delta"; text: string }
-  | { type: "message_end"; stopReason: StopReason };
-
 /**
  * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验。
  * @since s03
@@ -126,198 +256,7 @@ export function parseProviderEvent(raw: unknown): ProviderEvent {
   return parsed.data;
 }
 
-/**
- * 模型的接入口。给全部输入，拿回一串事件。
- * @since s01
- * @upgraded s03 (U1)
- */
-export interface Provider {
-  stream(input: ProviderInput): AsyncGenerator<ProviderEvent>;
-}
-
-// ── 工具契约 ──────────────────────────────────────────────
-/**
- * 告诉模型「有这么个工具」：名字、用途、要哪些参数。input 的键是参数名，值是参数说明，参数一律是字符串。
- * @since s02
- */
-export type ToolSpec = { name: string; description: string; input: Record<string, string> };
-
-/**
- * 工具真正干活的函数。同步，收字符串参数，回一段文字。
- * @since s02
- */
-export type ToolHandler = (input: Record<string, string>) => string;
-
-/**
- * 一个工具 = 给模型看的说明 + 给 core 调的函数。全课只有这一种工具形状。
- * @since s02
- */
-export type Tool = { spec: ToolSpec; handler: ToolHandler };
-
-/**
- * 一个工具该有的形状，用 zod 写出来。工具是别人写的代码：登记时照它校验一遍，形状不对的工具进不了 registry。
- * @since s02
- */
-export const ToolSchema: z.ZodType<Tool> = z.object({
-  spec: z.object({ name: z.string(), description: z.string(), input: z.record(z.string(), z.string()) }),
-  handler: z.custom<ToolHandler>((value) => typeof value === "function", "handler must be a function"),
-});
-
-/**
- * 校验一个工具，交回一份干净的拷贝（spec 里多出来的字段不要）。形状不对就报错，点名哪里不对。
- * @since s02
- */
-export function parseTool(tool: Tool): Tool {
-  const parsed = ToolSchema.safeParse(tool);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "tool"}: ${issue.message}`);
-    throw new Error(`invalid tool: ${problems.join("; ")}`);
-  }
-  return parsed.data;
-}
-
-/**
- * 按名字登记工具。发给模型的工具清单只从这里取。
- * @since s02
- */
-export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
-
-  /**
-   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。形状不对的工具同样报错。
-   * 存下的是校验时做的拷贝：登记以后谁再改原来那个对象，都影响不到这里。
-   */
-  register(tool: Tool): void {
-    const checked = parseTool(tool);
-    if (this.tools.has(checked.spec.name)) {
-      throw new Error(`tool "${checked.spec.name}" is already registered`);
-    }
-    this.tools.set(checked.spec.name, checked);
-  }
-
-  /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
-  getSpecs(): ToolSpec[] {
-    return [...this.tools.values()].map(({ spec }) => ({ ...spec, input: { ...spec.input } }));
-  }
-}
-
-// ── 输出 ──────────────────────────────────────────────────
-/**
- * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
- * @since s01
- */
-export type Output = { log(line: string): void };
-
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
-// ── 组装 ──────────────────────────────────────────────────
-/**
- * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
- * @since s01
- */
-export type Agent = { state: AgentState; provider: Provider; output: Output; registry: ToolRegistry };
-
-// ── 组装输入 ──────────────────────────────────────────────
-/**
- * 把 agent 的现状拼成一次请求：历史里的消息只留 role 和 content，工具清单现取自 registry。
- * @since s02
- */
-export function buildProviderInput(agent: Agent): ProviderInput {
-  return {
-    messages: agent.state.messages.map((m) => ({ role: m.role, content: m.content })),
-    tools: agent.registry.getSpecs(),
-  };
-}
-
-// ── 收集事件 ──────────────────────────────────────────────
-/**
- * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
- * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
- * @since s03
- */
-export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
-  const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => {
-    const received = parts.join("");
-    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
-  };
-  try {
-    for await (const raw of events) {
-      // 事件来自 provider，不可信：形状不对（不认识的 type、text 不是文字、stopReason 不在 StopReason 里……），
-      // parseProviderEvent 就抛错，下面的 catch 让这条回答以出错收尾，并写明收到的是什么
-      const event = parseProviderEvent(raw);
-      switch (event.type) {
-        case "text_delta":
-          parts.push(event.text);
-          break;
-        case "message_end":
-          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
-      }
-    }
-  } catch (error) {
-    return failed(describeError(error));
-  }
-  return failed("stream ended without message_end");
-}
-
-// ── 一轮对话 ──────────────────────────────────────────────
-/**
- * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
- * @since s01
- */
-export const turnsInProgress = new WeakSet<AgentState>();
-
-/**
- * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
- * @since s01
- */
-export function refusedTurn(reason: string): AssistantMessage {
-  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
-/**
- * 跑一轮：存下用户消息，问 provider，边收事件边拼出回答，存下回答，再把回答写到输出。
- * provider 抛错不往外抛：它变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
- * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
- * @since s01
- */
-export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
-  const { state, provider, output } = agent;
-  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
-  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
-  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
-  turnsInProgress.add(state);
-  try {
-    state.messages.push({ role: "user", content: userInput });
-
-    let assistant: AssistantMessage;
-    try {
-      // 不是生成器写法的 stream() 可能在交出事件流之前就抛错；流里面的错，collectAssistantMessage 自己会转成消息
-      assistant = await collectAssistantMessage(provider.stream(buildProviderInput(agent)));
-    } catch (error) {
-      assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
-    }
-
-    state.messages.push(assistant);
-    writeLine(output, `assistant: ${assistant.content}`);
-    return assistant;
-  } finally {
-    turnsInProgress.delete(state);
-  }
-}
-
-// ── 假 provider（离线、确定） ─────────────────────────────
+// ── 假 provider（离线、确定） ────────────────────────────
 /**
  * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
  * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
@@ -368,7 +307,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
-// ── 演示用的项目、工具和扩展 ───────────────────────────────
+// ── 演示数据 ─────────────────────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -403,7 +342,7 @@ export function createDemoTools(): Tool[] {
   ];
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
+// ── IO 边缘 ──────────────────────────────────────────────
 /**
  * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01

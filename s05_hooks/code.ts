@@ -1,10 +1,15 @@
 // s05_hooks —— mini Pi 第 5 版：工具执行前后各留一个钩子，能拦下调用、能改写结果，registry 本身不动。
 // 运行：npx tsx s05_hooks/code.ts
+// 一轮（runOneTurn）：存下用户消息 → runEventedToolLoop，最多问 maxTurns 次：
+//   问模型，边收事件边拼回答，recordToolCalls 顺手记下 tool_call
+//   回答以 toolUse 收尾：每个调用交给 executeToolCall —— beforeToolCall 放行才 registry.run，
+//     结果再过 afterToolCall —— 结果带着 toolCallId 存进历史，再问一次
+//   否则这就是这一轮的回答；问满了就停下，说 "max turns reached"
 
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 
-// ── 消息 ──────────────────────────────────────────────────
+// ── 消息和历史 ───────────────────────────────────────────
 /**
  * 一条助手消息为什么结束：说完了、要调工具、出错了。每条助手消息都带着它，出错也一样。
  * @since s01
@@ -35,14 +40,13 @@ export type ToolResultMessage = { role: "toolResult"; toolCallId: string; conten
  */
 export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
-// ── core 状态 ────────────────────────────────────────────
 /**
  * agent 跨轮保存的东西。现在只有对话历史。
  * @since s01
  */
 export type AgentState = { messages: AgentMessage[] };
 
-// ── 发给模型的输入 ────────────────────────────────────────
+// ── 模型：发给它的输入，它的接入口 ───────────────────────
 /**
  * provider 眼里的一条消息：只留模型需要的字段。
  * @since s01
@@ -57,10 +61,262 @@ export type ProviderMessage =
  */
 export type ProviderInput = { messages: ProviderMessage[]; tools: ToolSpec[] };
 
-// ── 错误说明 ──────────────────────────────────────────────
 /**
- * 把错误对象转成一句人话。provider 可能抛任何东西，不一定是 Error；有的东西连转成文字都会出错
- * （没有原型的对象、自己会抛错的 toString、撤销了的 Proxy），这时只说它是什么类型。它自己从不抛错。
+ * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字和工具调用。
+ * @since s03
+ */
+export type ProviderEvent =
+  | { type: "message_start" }
+  | { type: "text_delta"; text: string }
+  | { type: "message_end"; stopReason: StopReason }
+  | { type: "tool_call"; call: ToolCall };
+
+/**
+ * 模型的接入口。给全部输入，拿回一串事件。
+ * @since s01
+ * @upgraded s03 (U1)
+ */
+export interface Provider {
+  stream(input: ProviderInput): AsyncGenerator<ProviderEvent>;
+}
+
+// ── 工具契约 ─────────────────────────────────────────────
+/**
+ * 告诉模型「有这么个工具」：名字、用途、要哪些参数。input 的键是参数名，值是参数说明，参数一律是字符串。
+ * @since s02
+ */
+export type ToolSpec = { name: string; description: string; input: Record<string, string> };
+
+/**
+ * 工具真正干活的函数。同步，收字符串参数，回一段文字。
+ * @since s02
+ */
+export type ToolHandler = (input: Record<string, string>) => string;
+
+/**
+ * 一个工具 = 给模型看的说明 + 给 core 调的函数。全课只有这一种工具形状。
+ * @since s02
+ */
+export type Tool = { spec: ToolSpec; handler: ToolHandler };
+
+/**
+ * 模型要求的一次工具调用。id 由模型给出，结果要带着它回去。
+ * @since s04
+ */
+export type ToolCall = { id: string; name: string; input: Record<string, string> };
+
+/**
+ * 按名字登记工具，按名字执行调用。发给模型的工具清单只从这里取。
+ * @since s02
+ */
+export class ToolRegistry {
+  // 每个工具连同它的参数 schema 一起存：schema 登记时建一次，以后每次调用直接拿来校验（存的 spec 是登记时的拷贝，不会再变）
+  private readonly tools = new Map<string, { tool: Tool; args: z.ZodType<Record<string, string>> }>();
+
+  /**
+   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。
+   * 存下的是一份拷贝：登记以后谁再改原来那个对象，都影响不到这里。
+   */
+  register(tool: Tool): void {
+    if (this.tools.has(tool.spec.name)) {
+      throw new Error(`tool "${tool.spec.name}" is already registered`);
+    }
+    const copy: Tool = { spec: { ...tool.spec, input: { ...tool.spec.input } }, handler: tool.handler };
+    this.tools.set(copy.spec.name, { tool: copy, args: argumentsSchema(copy.spec) });
+  }
+
+  /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
+  getSpecs(): ToolSpec[] {
+    return [...this.tools.values()].map(({ tool: { spec } }) => ({ ...spec, input: { ...spec.input } }));
+  }
+
+  /** 执行一次调用，永远回一段文字、从不抛错：没有这个工具、参数不对、handler 抛错、handler 回的不是文字，都写成 "error: …"。 */
+  run(call: ToolCall): string {
+    const entry = this.tools.get(call.name);
+    if (entry === undefined) return `error: unknown tool "${call.name}"`;
+    let output: unknown;
+    try {
+      // 参数是模型给的，不可信：先照 spec.input 校验，过了才交给 handler
+      output = entry.tool.handler(parseArguments(entry.args, call));
+    } catch (error) {
+      return `error: ${describeError(error)}`;
+    }
+    return expectText(output, `tool "${call.name}"`);
+  }
+}
+
+// ── 钩子 ─────────────────────────────────────────────────
+/**
+ * beforeToolCall 的答复：放行，或者拦下并说明原因。
+ * @since s05
+ */
+export type BeforeToolCallResult = { type: "allow" } | { type: "block"; reason: string };
+
+/**
+ * 套在工具执行外面的两个钩子。都是可选的；不装就是原样执行。
+ * @since s05
+ */
+export type ToolHooks = {
+  beforeToolCall?: (call: ToolCall) => BeforeToolCallResult;
+  afterToolCall?: (call: ToolCall, result: string) => string;
+};
+
+/**
+ * 执行一次调用，外面套上钩子：先问 beforeToolCall，拦下就不碰 handler；放行就交给 registry，
+ * 再让 afterToolCall 改写结果。钩子自己抛错、答得不成样子，也只变成一条 "error: …" 结果，循环照常往下走。
+ * @since s05
+ */
+export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: ToolCall): ToolResultMessage {
+  // 结果回答的是模型发来的那个调用：id 先记下，钩子就算改了 call.id，配对也不会乱
+  const id = call.id;
+  const result = (content: string): ToolResultMessage => ({ role: "toolResult", toolCallId: id, content });
+  try {
+    const decision: BeforeToolCallResult = hooks.beforeToolCall === undefined ? { type: "allow" } : parseBeforeToolCallResult(hooks.beforeToolCall(call));
+    if (decision.type === "block") return result(`error: blocked: ${decision.reason}`);
+    const raw = registry.run(call);
+    // afterToolCall 回的就是最终结果，也得是文字；回了别的，宁可报错，也不把没处理过的结果原样交出去
+    return result(hooks.afterToolCall === undefined ? raw : expectText(hooks.afterToolCall(call, raw), "hook failed: afterToolCall"));
+  } catch (error) {
+    // 钩子出了岔子就按拦下处理：抛错、答得不成样子，调用都不执行
+    return result(`error: hook failed: ${describeError(error)}`);
+  }
+}
+
+// ── 输出 ─────────────────────────────────────────────────
+/**
+ * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
+ * @since s01
+ */
+export type Output = { log(line: string): void };
+
+// ── 组装 ─────────────────────────────────────────────────
+/**
+ * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
+ * @since s01
+ */
+export type Agent = { state: AgentState; provider: Provider; output: Output; registry: ToolRegistry; hooks: ToolHooks };
+
+// ── 组装输入 ─────────────────────────────────────────────
+/**
+ * 把 agent 的现状拼成一次请求：历史里的消息只留模型要看的字段，工具清单现取自 registry。
+ * @since s02
+ */
+export function buildProviderInput(agent: Agent): ProviderInput {
+  return {
+    messages: agent.state.messages.map((m): ProviderMessage =>
+      m.role === "toolResult" ? { role: m.role, toolCallId: m.toolCallId, content: m.content } : { role: m.role, content: m.content },
+    ),
+    tools: agent.registry.getSpecs(),
+  };
+}
+
+// ── 收集事件 ─────────────────────────────────────────────
+/**
+ * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
+ * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
+ * tool_call 事件不进消息正文，由 recordToolCalls 另外记下。
+ * @since s03
+ */
+export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
+  const parts: string[] = [];
+  const failed = (what: string): AssistantMessage => {
+    const received = parts.join("");
+    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
+  };
+  try {
+    for await (const raw of events) {
+      // 事件是外来的数据：先校验，不像样就抛错，由下面的 catch 收成一条出错的回答
+      const event = parseProviderEvent(raw);
+      switch (event.type) {
+        case "text_delta":
+          parts.push(event.text);
+          break;
+        case "message_end":
+          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
+      }
+    }
+  } catch (error) {
+    return failed(describeError(error));
+  }
+  return failed("stream ended without message_end");
+}
+
+// ── 工具循环 ─────────────────────────────────────────────
+/**
+ * 工具循环默认最多问模型几次。没有上限的循环，遇上一直要工具的模型就停不下来。
+ * @since s04
+ */
+export const DEFAULT_MAX_TURNS = 8;
+
+/**
+ * 原样转发事件流，顺手把其中的 tool_call 记到 calls 里。collectAssistantMessage 停在 message_end，
+ * 所以 message_end 之后的调用不会被记下。
+ * @since s04
+ */
+export async function* recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
+  for await (const raw of events) {
+    // 只记校验过的调用；坏事件在这里就抛错，collectAssistantMessage 把它收成一条出错的回答
+    const event = parseProviderEvent(raw);
+    if (event.type === "tool_call") calls.push(event.call);
+    yield event;
+  }
+}
+
+/**
+ * 工具循环：问模型；它以 "toolUse" 收尾并要了工具，就按顺序执行，把每个结果存进历史，再问一次。
+ * 每次的回答都存成一条助手消息，后面跟着它要的每个调用的结果。出错不抛：provider 出错结束循环，
+ * 工具出错写成 "error: …" 结果让模型自己看着办。问满 maxTurns 次还没完，就停下并说明原因。
+ * 每个调用都经过 executeToolCall，钩子在那里生效。
+ * @since s04
+ */
+export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAULT_MAX_TURNS): Promise<AssistantMessage> {
+  const { state, provider, registry, hooks, output } = agent;
+  return oneTurnAtATime(state, async () => {
+    for (let turn = 0; turn < maxTurns; turn++) {
+      const calls: ToolCall[] = [];
+      let assistant: AssistantMessage;
+      try {
+        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(buildProviderInput(agent)), calls));
+      } catch (error) {
+        assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
+      }
+      state.messages.push(assistant);
+      if (assistant.content !== "") output.log(`assistant: ${assistant.content}`);
+      if (assistant.stopReason !== "toolUse" || calls.length === 0) return assistant;
+
+      for (const call of calls) {
+        const result = executeToolCall(registry, hooks, call);
+        state.messages.push(result);
+        // 参数是模型给的任意值（可能嵌得很深），写成一行交给 describeValue
+        output.log(`  → ${call.name}(${describeValue(call.input)})`);
+        output.log(`  ← ${describeValue(result.content)}`);
+      }
+    }
+    const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
+    state.messages.push(capped);
+    output.log(`assistant: ${capped.content}`);
+    return capped;
+  });
+}
+
+// ── 一轮对话 ─────────────────────────────────────────────
+/**
+ * 跑一轮：存下用户消息，交给工具循环，直到拿到这一轮的最终回答。
+ * 出错不往外抛：provider 出错变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
+ * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
+ * @since s01
+ */
+export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
+  // 调用方用错了就不跑，这句话也不存：上一轮还在跑（循环也会拒绝，但那时这句话已经进了历史），或者输入不是文字
+  if (turnsInProgress.has(agent.state)) return refusedTurn("agent is already processing a prompt");
+  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
+  agent.state.messages.push({ role: "user", content: userInput });
+  return runEventedToolLoop(agent);
+}
+
+// ── 防线：外来的值 ───────────────────────────────────────
+/**
+ * 把 provider 抛出来的东西说成一句话：不一定是 Error，连转成文字都出错的只说它的类型。它自己从不抛错，否则错误处理里再抛一次，这一轮就真崩了。
  * @since s01
  */
 export function describeError(error: unknown): string {
@@ -100,27 +356,6 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
- * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
- * @since s04
- */
-export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
-  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
-  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
-}
-
-// ── provider 事件流 ───────────────────────────────────────
-/**
- * provider 一边生成一边吐出的事件。一条消息以 message_start 开头、message_end 收尾，中间是一段段文字和工具调用。
- * @since s03
- */
-export type ProviderEvent =
-  | { type: "message_start" }
-  | { type: "text_delta"; text: string }
-  | { type: "message_end"; stopReason: StopReason }
-  | { type: "tool_call"; call: ToolCall };
-
-/**
  * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验。
  * @since s03
  */
@@ -148,141 +383,83 @@ export function parseProviderEvent(raw: unknown): ProviderEvent {
 }
 
 /**
- * 模型的接入口。给全部输入，拿回一串事件。
- * @since s01
- * @upgraded s03 (U1)
- */
-export interface Provider {
-  stream(input: ProviderInput): AsyncGenerator<ProviderEvent>;
-}
-
-// ── 工具契约 ──────────────────────────────────────────────
-/**
- * 告诉模型「有这么个工具」：名字、用途、要哪些参数。input 的键是参数名，值是参数说明，参数一律是字符串。
- * @since s02
- */
-export type ToolSpec = { name: string; description: string; input: Record<string, string> };
-
-/**
- * 工具真正干活的函数。同步，收字符串参数，回一段文字。
- * @since s02
- */
-export type ToolHandler = (input: Record<string, string>) => string;
-
-/**
- * 一个工具 = 给模型看的说明 + 给 core 调的函数。全课只有这一种工具形状。
- * @since s02
- */
-export type Tool = { spec: ToolSpec; handler: ToolHandler };
-
-/**
- * 模型要求的一次工具调用。id 由模型给出，结果要带着它回去。
+ * 该同步回答的地方收到了 Promise（比如照着 Pi 写成 async 的工具）：我们不等它，但得接住它的失败，
+ * 没人处理的 reject 会让 Node 进程直接退出。onError 拿到那个失败，不关心就不传；不是 Promise 就什么都不做。
  * @since s04
  */
-export type ToolCall = { id: string; name: string; input: Record<string, string> };
-
-/**
- * 一个工具该有的形状，用 zod 写出来。工具是别人写的代码：登记时照它校验一遍，形状不对的工具进不了 registry。
- * @since s02
- */
-export const ToolSchema: z.ZodType<Tool> = z.object({
-  spec: z.object({ name: z.string(), description: z.string(), input: z.record(z.string(), z.string()) }),
-  handler: z.custom<ToolHandler>((value) => typeof value === "function", "handler must be a function"),
-});
-
-/**
- * 校验一个工具，交回一份干净的拷贝（spec 里多出来的字段不要）。形状不对就报错，点名哪里不对。
- * @since s02
- */
-export function parseTool(tool: Tool): Tool {
-  const parsed = ToolSchema.safeParse(tool);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "tool"}: ${issue.message}`);
-    throw new Error(`invalid tool: ${problems.join("; ")}`);
-  }
-  return parsed.data;
+export function catchRejection(value: unknown, onError: (error: unknown) => void = () => {}): void {
+  // 用 new Promise 包一层：value 再怪（then 一调就抛错），这里也不会同步抛错
+  if (isPromiseLike(value)) void new Promise((resolve) => resolve(value)).then(undefined, onError);
 }
 
 /**
- * 按名字登记工具。发给模型的工具清单只从这里取。
- * @since s02
+ * 该回文字的地方（比如工具的 handler）回了别的：照着 Pi 写成 async 的会回 Promise，手滑的会回数字、对象。
+ * 是文字就原样交回；不是就接住可能的 Promise 失败，交回一句说清回了什么的 "error: …"，免得把它当结果存进历史。
+ * @since s04
  */
-export class ToolRegistry {
-  // 每个工具连同它的参数 schema 一起存。schema 在登记时按 spec.input 建好，以后每次调用直接用；存的 spec 是登记时的拷贝，
-  // 不会再变，schema 也就不用重建。这是私有字段，不是新方法（R2 管的是公开成员）。
-  private readonly tools = new Map<string, { tool: Tool; args: z.ZodType<Record<string, string>> }>();
+export function expectText(value: unknown, who: string): string {
+  if (typeof value === "string") return value;
+  catchRejection(value);
+  return `error: ${who} returned ${describeValue(value)}, expected a string`;
+}
 
-  /**
-   * 同名工具登记两次是写错了，直接报错，不悄悄覆盖。形状不对的工具同样报错。
-   * 存下的是校验时做的拷贝：登记以后谁再改原来那个对象，都影响不到这里。
-   */
-  register(tool: Tool): void {
-    const checked = parseTool(tool);
-    if (this.tools.has(checked.spec.name)) {
-      throw new Error(`tool "${checked.spec.name}" is already registered`);
-    }
-    const args = z.strictObject(Object.fromEntries(Object.keys(checked.spec.input).map((key) => [key, z.string()])));
-    this.tools.set(checked.spec.name, { tool: checked, args });
-  }
+/**
+ * 一个工具的参数 schema：spec.input 里的每个参数都得有、都得是字符串，不许多出别的。
+ * @since s04
+ */
+export function argumentsSchema(spec: ToolSpec): z.ZodType<Record<string, string>> {
+  return z.strictObject(Object.fromEntries(Object.keys(spec.input).map((key) => [key, z.string()])));
+}
 
-  /** 按登记顺序给出所有工具的说明。给出去的是拷贝：拿到清单的人（比如 provider）改了它，也改不到登记在这里的工具。 */
-  getSpecs(): ToolSpec[] {
-    return [...this.tools.values()].map(({ tool: { spec } }) => ({ ...spec, input: { ...spec.input } }));
-  }
+/**
+ * 照参数 schema 校验模型给的参数，过了就交回校验过的那一份；不过就抛错，一次说清每一处：
+ * 缺了、不是字符串（按 spec.input 的顺序，用 "; " 隔开），多出来的（用 ", " 隔开），或者参数根本不是对象。
+ * @since s04
+ */
+export function parseArguments(schema: z.ZodType<Record<string, string>>, call: ToolCall): Record<string, string> {
+  const parsed = schema.safeParse(call.input);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `unexpected argument "${key}"`).join(", ");
+    if (issue.path.length === 0) return "arguments must be an object";
+    // 只认参数自己的键：缺的参数恰好叫 "constructor"，也照样报「缺了」，不会说成「不是字符串」
+    const given = Object.hasOwn(call.input, String(issue.path[0]));
+    return `argument "${issue.path.join(".")}" ${given ? "must be a string" : "is missing"}`;
+  });
+  throw new Error(`invalid arguments for tool "${call.name}": ${problems.join("; ")}`);
+}
 
-  /**
-   * 执行一次调用，永远回一段文字、从不抛错：没有这个工具、参数不对、handler 抛错、handler 回的不是文字，都写成 "error: …"。
-   * 参数来自模型，不可信，所以先按 spec.input 用 zod 校验，过了才交给 handler。
-   */
-  run(call: ToolCall): string {
-    const entry = this.tools.get(call.name);
-    if (entry === undefined) return `error: unknown tool "${call.name}"`;
-    let output: unknown;
-    // 校验也包在 try 里：参数是模型给的任意值，校验本身也可能碰上怪东西（比如撤销了的 Proxy）
-    try {
-      const parsed = entry.args.safeParse(call.input);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) => {
-          if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `unexpected argument "${key}"`).join(", ");
-          if (issue.path.length === 0) return "arguments must be an object";
-          // 只认参数自己的键：缺的参数恰好叫 "constructor"，也照样报「缺了」，不会说成「不是字符串」
-          const given = Object.hasOwn(call.input, String(issue.path[0]));
-          return `argument "${issue.path.join(".")}" ${given ? "must be a string" : "is missing"}`;
-        });
-        return `error: invalid arguments for tool "${call.name}": ${problems.join("; ")}`;
-      }
-      output = entry.tool.handler(parsed.data);
-    } catch (error) {
-      return `error: ${describeError(error)}`;
-    }
-    // ToolHandler 是同步的、回文字。照着 Pi 写成 async 的、回了数字或对象的，都在这里变成一条说清楚的错误结果，
-    // 不会被当成结果存进历史
-    if (typeof output !== "string") {
-      catchRejection(output);
-      return `error: tool "${call.name}" returned ${describeValue(output)}, expected a string`;
-    }
-    return output;
+/**
+ * 正在跑一轮的 agent，按它的 state 认。
+ * @since s04
+ */
+export const turnsInProgress = new WeakSet<AgentState>();
+
+/**
+ * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
+ * @since s04
+ */
+export function refusedTurn(reason: string): AssistantMessage {
+  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
+}
+
+/**
+ * 同一个 agent 一次只跑一轮。一轮要问好几次模型，中间等着的时候调用方又来一轮，两轮的消息就会交错着存进同一份历史；
+ * 所以已经在跑，就回一条 refusedTurn、什么都不动（Pi 同样拒绝第二个 prompt）；否则记下在跑，run 跑完（出错也一样）再放开。
+ * @since s04
+ */
+export async function oneTurnAtATime(state: AgentState, run: () => Promise<AssistantMessage>): Promise<AssistantMessage> {
+  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
+  turnsInProgress.add(state);
+  try {
+    return await run();
+  } finally {
+    turnsInProgress.delete(state);
   }
 }
 
-// ── 钩子 ──────────────────────────────────────────────────
 /**
- * beforeToolCall 的答复：放行，或者拦下并说明原因。
- * @since s05
- */
-export type BeforeToolCallResult = { type: "allow" } | { type: "block"; reason: string };
-
-/**
- * 套在工具执行外面的两个钩子。都是可选的；不装就是原样执行。
- * @since s05
- */
-export type ToolHooks = {
-  beforeToolCall?: (call: ToolCall) => BeforeToolCallResult;
-  afterToolCall?: (call: ToolCall, result: string) => string;
-};
-
-/**
- * beforeToolCall 的答复该有的形状，用 zod 写出来。钩子是别人写的代码，它的答复也要校验。
+ * beforeToolCall 的答复该有的形状，用 zod 写出来。
  * @since s05
  */
 export const BeforeToolCallResultSchema: z.ZodType<BeforeToolCallResult> = z.discriminatedUnion("type", [
@@ -291,233 +468,18 @@ export const BeforeToolCallResultSchema: z.ZodType<BeforeToolCallResult> = z.dis
 ]);
 
 /**
- * 执行一次调用，外面套上钩子：先问 beforeToolCall，拦下就不碰 handler；放行就交给 registry，
- * 再让 afterToolCall 改写结果。钩子自己抛错、答得不成样子，也只变成一条 "error: …" 结果，循环照常往下走。
+ * 校验 beforeToolCall 的答复，像样的 allow / block 才交回；别的一律抛错（Promise 的失败顺手接住）。
+ * 权限闸宁可错拦，不能错放：照着 Pi 写的钩子是 async 的，回的 Promise 里装着 block，被当成放行就删了文件。
  * @since s05
  */
-export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: ToolCall): ToolResultMessage {
-  // 结果回答的是模型发来的那个调用：id 先记下，钩子就算改了 call.id，配对也不会乱
-  const id = call.id;
-  const result = (content: string): ToolResultMessage => ({ role: "toolResult", toolCallId: id, content });
-  try {
-    // 钩子出了岔子就按拦下处理：抛错、回的不是 allow/block（undefined、Promise、缺了 reason 的 block……），调用都不执行
-    const decision: unknown = hooks.beforeToolCall === undefined ? { type: "allow" } : hooks.beforeToolCall(call);
-    const checked = BeforeToolCallResultSchema.safeParse(decision);
-    if (!checked.success) {
-      catchRejection(decision);
-      return result(`error: hook failed: beforeToolCall returned ${describeValue(decision)}, expected {type: "allow"} or {type: "block", reason}`);
-    }
-    if (checked.data.type === "block") return result(`error: blocked: ${checked.data.reason}`);
-    const raw = registry.run(call);
-    if (hooks.afterToolCall === undefined) return result(raw);
-    // afterToolCall 回的就是最终结果，也得是文字；回了别的，宁可报错，也不把没处理过的结果原样交出去
-    const rewritten: unknown = hooks.afterToolCall(call, raw);
-    if (typeof rewritten !== "string") {
-      catchRejection(rewritten);
-      return result(`error: hook failed: afterToolCall returned ${describeValue(rewritten)}, expected a string`);
-    }
-    return result(rewritten);
-  } catch (error) {
-    return result(`error: hook failed: ${describeError(error)}`);
-  }
+export function parseBeforeToolCallResult(raw: unknown): BeforeToolCallResult {
+  const parsed = BeforeToolCallResultSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  catchRejection(raw);
+  throw new Error(`beforeToolCall returned ${describeValue(raw)}, expected {type: "allow"} or {type: "block", reason}`);
 }
 
-// ── 输出 ──────────────────────────────────────────────────
-/**
- * core 唯一的出口。core 只管往这里写行，写到终端、文件还是测试里的数组，由调用方决定。
- * @since s01
- */
-export type Output = { log(line: string): void };
-
-/**
- * 把一行交给 Output。输出只是呈现：它抛错（终端关了、管道断了），这一轮存下的东西不受影响，也不外抛。
- * 出口本身坏了，就没有别处可以说了，这一行只能丢掉。
- * @since s01
- */
-export function writeLine(output: Output, line: string): void {
-  try {
-    output.log(line);
-  } catch {
-    // 见上：丢掉这一行
-  }
-}
-
-// ── 组装 ──────────────────────────────────────────────────
-/**
- * 一个 agent 由哪些零件组成。以后每节往这里加零件，函数签名不用改。
- * @since s01
- */
-export type Agent = { state: AgentState; provider: Provider; output: Output; registry: ToolRegistry; hooks: ToolHooks };
-
-// ── 组装输入 ──────────────────────────────────────────────
-/**
- * 把 agent 的现状拼成一次请求：历史里的消息只留模型要看的字段，工具清单现取自 registry。
- * @since s02
- */
-export function buildProviderInput(agent: Agent): ProviderInput {
-  return {
-    messages: agent.state.messages.map((m): ProviderMessage =>
-      m.role === "toolResult" ? { role: m.role, toolCallId: m.toolCallId, content: m.content } : { role: m.role, content: m.content },
-    ),
-    tools: agent.registry.getSpecs(),
-  };
-}
-
-// ── 收集事件 ──────────────────────────────────────────────
-/**
- * 把一串事件拼成一条助手消息。流中途抛错、或者没等到 message_end 就结束，都不往外抛：
- * 已经收到的文字留着，后面接一行 error 说明，stopReason 记为 "error"。message_end 之后的事件不再读。
- * tool_call 事件不进消息正文，由 recordToolCalls 另外记下。
- * @since s03
- */
-export async function collectAssistantMessage(events: AsyncIterable<ProviderEvent>): Promise<AssistantMessage> {
-  const parts: string[] = [];
-  const failed = (what: string): AssistantMessage => {
-    const received = parts.join("");
-    return { role: "assistant", content: received === "" ? `error: ${what}` : `${received}\nerror: ${what}`, stopReason: "error" };
-  };
-  try {
-    for await (const raw of events) {
-      // 事件来自 provider，不可信：形状不对（不认识的 type、text 不是文字、stopReason 不在 StopReason 里……），
-      // parseProviderEvent 就抛错，下面的 catch 让这条回答以出错收尾，并写明收到的是什么
-      const event = parseProviderEvent(raw);
-      switch (event.type) {
-        case "text_delta":
-          parts.push(event.text);
-          break;
-        case "message_end":
-          return { role: "assistant", content: parts.join(""), stopReason: event.stopReason };
-      }
-    }
-  } catch (error) {
-    return failed(describeError(error));
-  }
-  return failed("stream ended without message_end");
-}
-
-// ── 工具循环 ──────────────────────────────────────────────
-/**
- * 工具循环默认最多问模型几次。没有上限的循环，遇上一直要工具的模型就停不下来。
- * @since s04
- */
-export const DEFAULT_MAX_TURNS = 8;
-
-/**
- * 原样转发事件流，顺手把其中的 tool_call 记到 calls 里。collectAssistantMessage 停在 message_end，
- * 所以 message_end 之后的调用不会被记下。
- * @since s04
- */
-export function recordToolCalls(events: AsyncIterable<ProviderEvent>, calls: ToolCall[]): AsyncGenerator<ProviderEvent> {
-  // 手写的迭代器，不用 async function* 加 for await：长回答的每个文字增量都要经过这里，生成器每转交一个事件
-  // 都要多排几次 Promise。Pi 的事件流（packages/ai/src/utils/event-stream.ts 的 EventStream）也是手写的。
-  // 别的都和 for await 一样：坏事件、提前收手、外面抛进来的错，都先关掉 provider 的流。
-  const source = events[Symbol.asyncIterator]();
-  // 已经因为一个错要退出了：关流时再出的错不算数，以原来那个错为准（for await 也这样）
-  const closeAfter = async (error: unknown): Promise<never> => {
-    try {
-      await source.return?.();
-    } catch {
-      // 见上
-    }
-    throw error;
-  };
-  const recorder: AsyncGenerator<ProviderEvent> = {
-    async next() {
-      const step = await source.next();
-      if (step.done) return step;
-      let event: ProviderEvent;
-      try {
-        // 只记校验过的调用。id 和 name 是校验时复制出来的；input 还是 provider 手上那个对象，执行前 registry.run 会再校验一遍。
-        // 坏事件在这里就抛错，collectAssistantMessage 会把它变成一条出错的回答
-        event = parseProviderEvent(step.value);
-      } catch (error) {
-        return closeAfter(error);
-      }
-      if (event.type === "tool_call") calls.push(event.call);
-      return { done: false, value: event };
-    },
-    async return(value) {
-      await source.return?.();
-      return { done: true, value };
-    },
-    throw: closeAfter,
-    [Symbol.asyncIterator]: () => recorder,
-  };
-  return recorder;
-}
-
-/**
- * 工具循环：问模型；它以 "toolUse" 收尾并要了工具，就按顺序执行，把每个结果存进历史，再问一次。
- * 每次的回答都存成一条助手消息，后面跟着它要的每个调用的结果。出错不抛：provider 出错结束循环，
- * 工具出错写成 "error: …" 结果让模型自己看着办。问满 maxTurns 次还没完，就停下并说明原因。
- * 每个调用都经过 executeToolCall，钩子在那里生效。
- * @since s04
- */
-export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAULT_MAX_TURNS): Promise<AssistantMessage> {
-  const { state, provider, registry, hooks, output } = agent;
-  // 同一份历史上一次只跑一轮，直接调循环也一样（见 runOneTurn）
-  if (turnsInProgress.has(state)) return refusedTurn("agent is already processing a prompt");
-  turnsInProgress.add(state);
-  try {
-    for (let turn = 0; turn < maxTurns; turn++) {
-      const calls: ToolCall[] = [];
-      let assistant: AssistantMessage;
-      try {
-        assistant = await collectAssistantMessage(recordToolCalls(provider.stream(buildProviderInput(agent)), calls));
-      } catch (error) {
-        assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
-      }
-      state.messages.push(assistant);
-      if (assistant.content !== "") writeLine(output, `assistant: ${assistant.content}`);
-      if (assistant.stopReason !== "toolUse" || calls.length === 0) return assistant;
-
-      for (const call of calls) {
-        const result = executeToolCall(registry, hooks, call);
-        state.messages.push(result);
-        // 参数是模型给的任意值（可能嵌得很深、带着 BigInt），写成一行也不能出错：交给 describeValue
-        writeLine(output, `  → ${call.name}(${describeValue(call.input)})`);
-        writeLine(output, `  ← ${describeValue(result.content)}`);
-      }
-    }
-    const capped: AssistantMessage = { role: "assistant", content: "max turns reached", stopReason: "stop" };
-    state.messages.push(capped);
-    writeLine(output, `assistant: ${capped.content}`);
-    return capped;
-  } finally {
-    turnsInProgress.delete(state);
-  }
-}
-
-// ── 一轮对话 ──────────────────────────────────────────────
-/**
- * 正在跑一轮的 agent，按它的 state 认。同一份历史上同时跑两轮，两轮的消息会交错着存进去，所以一次只许跑一轮。
- * @since s01
- */
-export const turnsInProgress = new WeakSet<AgentState>();
-
-/**
- * 调用方用错了时的回答（比如上一轮还没跑完又来一轮）：stopReason 为 "error"，不存进历史，什么都不改。
- * @since s01
- */
-export function refusedTurn(reason: string): AssistantMessage {
-  return { role: "assistant", content: `error: ${reason}`, stopReason: "error" };
-}
-
-/**
- * 跑一轮：存下用户消息，交给工具循环，直到拿到这一轮的最终回答。
- * 出错不往外抛：provider 出错变成一条 stopReason 为 "error" 的助手消息，照样存进历史。
- * 上一轮还没跑完又来一轮，这一轮不跑：回一条 "error: …"，历史不动。
- * @since s01
- */
-export async function runOneTurn(agent: Agent, userInput: string): Promise<AssistantMessage> {
-  // 调用方用错了就不跑，历史一点不动：同一个 agent 一次只跑一轮（Pi 同样拒绝："Agent is already processing a prompt"），输入得是文字
-  if (turnsInProgress.has(agent.state)) return refusedTurn("agent is already processing a prompt");
-  if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
-  agent.state.messages.push({ role: "user", content: userInput });
-  return runEventedToolLoop(agent);
-}
-
-// ── 假 provider（离线、确定） ─────────────────────────────
+// ── 假 provider（离线、确定） ────────────────────────────
 /**
  * 照剧本行事的假模型：只看收到的输入决定怎么回答，同样的输入永远得到同样的回答，不联网。
  * 剧本是下面那张 script 表，一行一种问法。从上往下找第一行对得上的，照它回答；一行都对不上，就复述问题，
@@ -617,7 +579,7 @@ export function createFakeProvider(): Provider {
   };
 }
 
-// ── 演示用的项目、工具和扩展 ───────────────────────────────
+// ── 演示数据 ─────────────────────────────────────────────
 /**
  * 演示用的内存项目：文件就是数据，不碰真实磁盘。
  * @since s02
@@ -673,7 +635,7 @@ export function createPermissionGate(): ToolHooks {
   };
 }
 
-// ── IO 边缘 ───────────────────────────────────────────────
+// ── IO 边缘 ──────────────────────────────────────────────
 /**
  * core 写出的行从这里打到 stdout。IO 边缘只有它和 main 两处碰终端：main 自己也打演示用的提示行。
  * @since s01

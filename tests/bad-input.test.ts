@@ -3,6 +3,7 @@
 // 每行对「引入这种输入的那一课」及之后的每一课都跑。表分在 tests/bad-input/rows-*.ts，拼 agent 的底座在 tests/bad-input/harness.ts。
 import { describe, expect, it } from "vitest";
 import { lessonNumber } from "../tooling/course.ts";
+import { lessonOf } from "../tooling/features.ts";
 import { type Row, harness } from "./bad-input/harness.ts";
 import { ROWS_BOUNDARIES_1_6 } from "./bad-input/rows-boundaries-1-6.ts";
 import { ROWS_BOUNDARIES_7_11 } from "./bad-input/rows-boundaries-7-11.ts";
@@ -19,8 +20,8 @@ describe("坏输入表", () => {
 });
 
 forLessonsFrom("s01", (id, load) => {
-  for (const row of ROWS.filter((rw) => lessonNumber(rw.since) <= lessonNumber(id))) {
-    it(`${row.id}（${row.since} 起）：${row.input}`, async () => {
+  for (const row of ROWS.filter((rw) => lessonNumber(lessonOf(rw.since)) <= lessonNumber(id))) {
+    it(`${row.id}（${lessonOf(row.since)} 起）：${row.input}`, async () => {
       const mod = await load();
       expect(await row.run(harness(id, mod))).toEqual(row.expected);
     });

@@ -310,6 +310,32 @@ describe("run 的报错一览：从 run 的语法树读出它会回的每句话"
     expect(runWordings("class Other { run() { return \"x\"; } }")).toBeUndefined();
   });
 
+  it("run 交给本文件的顶层函数去做的那部分也读：传进去的文字填进参数的空位，try 里调用的函数抛出的话带上 catch 回的开头；空位里调的函数不读", () => {
+    const code = `${registry(`
+    try {
+      check(call);
+    } catch (error) {
+      return \`error: \${describeError(error)}\`;
+    }
+    return expectText(call.out, \`tool "\${call.name}"\`);`)}
+function check(call: ToolCall): void {
+  if (!call.ok) throw new Error(\`invalid arguments for tool "\${call.name}": \${call.problems.join("; ")}\`);
+}
+function expectText(value: unknown, who: string): string {
+  return typeof value === "string" ? value : \`error: \${who} returned \${String(value)}, expected a string\`;
+}
+function describeError(error: unknown): string {
+  return "unprintable";
+}`;
+    expect(runWordings(code)).toEqual({
+      wordings: ["error: <…>", 'error: invalid arguments for tool "<…>": <…>', 'error: tool "<…>" returned <…>, expected a string'],
+      separators: [],
+    });
+    // 改了函数里的一句话，run 会回的话就跟着变：表还写着旧的，检查就报
+    const drifted = code.replace("expected a string", "expected text");
+    expect(runWordings(drifted)?.wordings).toContain('error: tool "<…>" returned <…>, expected text');
+  });
+
   it("代码里多了一句、表里多了一句、分隔符变了，都报出来；别的课（run 不是它引入的）不查", () => {
     const ctx = (code: string, prev: boolean): DocsContext => ({
       ...fixtureCtx,

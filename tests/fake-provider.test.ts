@@ -1,5 +1,5 @@
 // D39 / R8：假模型的剧本表（createFakeProvider 里的 `script`）每课只加行。一课引入的行，之后每一课都逐字还在、先后不变；
-// 表名和它的三个类型名（Seen、Answer、Line）每课都在。表是函数里的局部名字，API 报告看不到它，所以这里在语法树上查。
+// 表从 s02 起有（那一课它有了第一行；s01 的假模型只会复述问题，没有表），表名和它的三个类型名（Seen、Answer、Line）从此每课都在。表是函数里的局部名字，API 报告看不到它，所以这里在语法树上查。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -41,8 +41,13 @@ function carried(before: Script, after: Script): string[] {
 const scripts = LESSONS.map((dir) => scriptOf(readFileSync(join(ROOT, dir, "code.ts"), "utf8")));
 
 describe("D39/R8：假模型的剧本表只加行", () => {
-  it("每课都有表名 script 和它的类型 Seen、Answer、Line", () => {
-    for (const [i, s] of scripts.entries()) expect([...s.names].sort(), LESSONS[i]).toEqual(["Answer", "Line", "Seen", "script"]);
+  it("s01 没有表；s02 起每课都有表名 script 和它的类型 Seen、Answer、Line，表里至少一行", () => {
+    expect(scripts[0], LESSONS[0]).toEqual({ names: [], rows: [] });
+    for (const [i, s] of scripts.entries()) {
+      if (i === 0) continue;
+      expect([...s.names].sort(), LESSONS[i]).toEqual(["Answer", "Line", "Seen", "script"]);
+      expect(s.rows.length, LESSONS[i]).toBeGreaterThan(0);
+    }
   });
   it.each(LESSONS.slice(1).map((dir, i) => [LESSONS[i], dir] as const))("%s → %s：前一课的行逐字带过来，先后不变", (a, b) => {
     expect(carried(scripts[LESSONS.indexOf(a)], scripts[LESSONS.indexOf(b)])).toEqual([]);

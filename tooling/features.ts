@@ -11,6 +11,8 @@ export const FEATURES = {
   stream: { since: "s03", marks: "Provider.stream" },
   /** 工具循环：tool_call 事件、stopReason "toolUse"、runEventedToolLoop 和 maxTurns。 */
   toolLoop: { since: "s04", marks: "runEventedToolLoop" },
+  /** 一次只跑一轮（turnsInProgress、refusedTurn、oneTurnAtATime）：一轮跨好几次请求，中途才会又来一轮。 */
+  oneTurn: { since: "s04", marks: "oneTurnAtATime" },
   /** beforeToolCall / afterToolCall。 */
   hooks: { since: "s05", marks: "ToolHooks" },
   /** 每轮开头拍快照：一轮之内以快照为准。 */
@@ -23,8 +25,12 @@ export const FEATURES = {
   resources: { since: "s08", marks: "ResourceLoader" },
   /** ExtensionRuntime：扩展、运行时事件、命令、扩展错误。 */
   extensions: { since: "s09", marks: "ExtensionRuntime" },
+  /** 登记工具先校验形状（ToolSchema、parseTool）：扩展登记的工具是别人写的代码。 */
+  checkedTools: { since: "s09", marks: "parseTool" },
   /** 运行模式：Output 只由 PrintMode / JsonMode 写。 */
   modes: { since: "s10", marks: "RuntimeMode" },
+  /** Output 抛错只丢那一行（writeLine）：运行模式把行写给别的程序读，读的那头随时可能关掉。 */
+  safeOutput: { since: "s10", marks: "writeLine" },
   /** 项目信任：load(trust)。 */
   trust: { since: "s11", marks: "ProjectTrust" },
   /** 包：loadPackage / installPackage。 */

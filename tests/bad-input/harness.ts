@@ -19,6 +19,7 @@ export type State = { messages: Msg[]; tools?: string[]; resources?: { kind: str
 
 export type Row = {
   id: string;
+  /** 从哪一课起：课号（`s04`），或一个零件（`"oneTurn"`，见 tooling/features.ts）。 */
   since: string;
   /** 不可信的输入是什么。 */
   input: string;

@@ -21,7 +21,7 @@ export const ROWS_BOUNDARIES_7_11: Row[] = [
   ),
   {
     id: "output-throws",
-    since: "s01",
+    since: "safeOutput",
     input: "Output.log 抛错（终端关了）",
     async run(h) {
       const b = h.agent({ responses: [text("ok"), text("still stored")] });
@@ -142,10 +142,10 @@ export const ROWS_BOUNDARIES_7_11: Row[] = [
     },
   },
 
-  // ── 第 9 类：一次一轮（s01 起，D33） ─────────────────────────
+  // ── 第 9 类：一次一轮（s04 起，D33） ─────────────────────────
   {
     id: "two-turns-at-once",
-    since: "s01",
+    since: "oneTurn",
     input: "同一个 agent 上不等第一轮跑完就发起第二轮",
     async run(h) {
       const b = h.agent({ responses: [text("answer A"), text("answer C")] });
@@ -184,7 +184,7 @@ export const ROWS_BOUNDARIES_7_11: Row[] = [
   {
     id: "provider-never-answers",
     since: "s03",
-    input: "provider 一直不交出第一个事件（core 没有取消，只能等；等的时候再来一轮被拒绝）",
+    input: "provider 一直不交出第一个事件（core 没有取消，只能等；它一回话就照常收尾）",
     async run(h) {
       let release: () => void = () => {};
       const gate = new Promise<void>((resolve) => (release = resolve));
@@ -199,12 +199,31 @@ export const ROWS_BOUNDARIES_7_11: Row[] = [
       const first = h.mod.runOneTurn(b.agent, "hang").then((reply) => ((done = true), reply));
       await new Promise((resolve) => setTimeout(resolve, 20));
       const pending = !done;
+      release();
+      return { pending, reply: await first, messages: b.all() };
+    },
+    expected: { pending: true, reply: a("finally"), messages: [u("hang"), a("finally")] },
+  },
+  {
+    id: "provider-never-answers-meanwhile",
+    since: "oneTurn",
+    input: "provider 一直不交出第一个事件，等的时候同一个 agent 再来一轮（被拒绝，什么都不存）",
+    async run(h) {
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const b = h.agent();
+      b.agent.provider = {
+        async *stream() {
+          await gate;
+          yield* text("finally") as never[];
+        },
+      };
+      const first = h.mod.runOneTurn(b.agent, "hang");
       const meanwhile = await h.mod.runOneTurn(b.agent, "meanwhile");
       release();
-      return { pending, meanwhile, reply: await first, messages: b.all() };
+      return { meanwhile, reply: await first, messages: b.all() };
     },
     expected: {
-      pending: true,
       meanwhile: a("error: agent is already processing a prompt", "error"),
       reply: a("finally"),
       messages: [u("hang"), a("finally")],

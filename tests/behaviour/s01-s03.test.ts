@@ -184,32 +184,51 @@ forLessonsFrom("stream", (id, load) => {
 });
 
 // ── s03 起：一直不回话的 provider（第 11 类，D35） ────────────
+/** 第一次被问到时要等 answered 放行才开口的 provider；之后每次都马上回 "ok"。 */
+function hangingOnce(): { provider: { stream(): AsyncGenerator<{ type: "message_start" } | { type: "text_delta"; text: string } | { type: "message_end"; stopReason: "stop" }> }; release: () => void } {
+  let release: () => void = () => {};
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const provider = {
+    async *stream() {
+      calls++;
+      if (calls === 1) await answered;
+      yield { type: "message_start" as const };
+      yield { type: "text_delta" as const, text: calls === 1 ? "终于" : "ok" };
+      yield { type: "message_end" as const, stopReason: "stop" as const };
+    },
+  };
+  return { provider, release: () => release() };
+}
+
 forLessonsFrom("stream", (id, load) => {
-  it("provider 一直不回话：这一轮就一直等（core 没法取消它，见 README）；等的时候同一个 agent 再来一轮会被拒绝，历史不动；它一回话就照常收尾，之后照常", async () => {
+  it("provider 一直不回话：这一轮就一直等（core 没法取消它，见 README）；它一回话就照常收尾，之后照常", async () => {
     const mod = await load();
-    let release: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    const provider = {
-      async *stream() {
-        calls++;
-        if (calls === 1) await answered;
-        yield { type: "message_start" as const };
-        yield { type: "text_delta" as const, text: calls === 1 ? "终于" : "ok" };
-        yield { type: "message_end" as const, stopReason: "stop" };
-      },
-    };
+    const { provider, release } = hangingOnce();
     const { agent, messages } = makeAgent(id, mod, { provider });
     let settled = false;
     const first = mod.runOneTurn(agent, "hang").then((reply) => ((settled = true), reply));
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(settled, "still waiting for the provider").toBe(false);
     expect(messages()).toEqual([{ role: "user", content: "hang" }]);
-    expect(await mod.runOneTurn(agent, "meanwhile")).toEqual({ role: "assistant", content: "error: agent is already processing a prompt", stopReason: "error" });
-    expect(messages(), "the refused turn stored nothing").toEqual([{ role: "user", content: "hang" }]);
     release();
     expect(await first).toEqual({ role: "assistant", content: "终于", stopReason: "stop" });
     expect((await mod.runOneTurn(agent, "next")).content).toBe("ok");
     expect(messages().map((m) => m.content)).toEqual(["hang", "终于", "next", "ok"]);
+  });
+});
+
+// ── s04 起：等的时候同一个 agent 再来一轮，被拒绝（D33） ────────
+forLessonsFrom("oneTurn", (id, load) => {
+  it("provider 一直不回话时同一个 agent 再来一轮：被拒绝，历史不动；它一回话，第一轮照常收尾", async () => {
+    const mod = await load();
+    const { provider, release } = hangingOnce();
+    const { agent, messages } = makeAgent(id, mod, { provider });
+    const first = mod.runOneTurn(agent, "hang");
+    expect(await mod.runOneTurn(agent, "meanwhile")).toEqual({ role: "assistant", content: "error: agent is already processing a prompt", stopReason: "error" });
+    expect(messages(), "the refused turn stored nothing").toEqual([{ role: "user", content: "hang" }]);
+    release();
+    expect(await first).toEqual({ role: "assistant", content: "终于", stopReason: "stop" });
+    expect(messages().map((m) => m.content)).toEqual(["hang", "终于"]);
   });
 });

@@ -13,13 +13,13 @@ import { forLessonsFrom } from "../support/for-lessons.ts";
 import { anyData, expectSoundHistory, makeQuietly, nameArb, PROTOTYPE_KEYS, returnedArb, thrownArb } from "../support/hostile.ts";
 import { BOUNDARY_RUNS, okProvider, ordinaryTurnAfter, params, str, thenable } from "./common.ts";
 
-// ── 第 1 类：抛出任何值都能被描述（s01 起，每道边界） ──────────
+// ── 第 1 类：抛出任何值都能被描述（s01 起，每道边界随它的零件出现；Output 抛错 s10 起） ──
 type Boundary = "provider" | "provider mid-stream" | "output" | "handler" | "beforeToolCall" | "afterToolCall" | "loader" | "extension" | "listener" | "command" | "render";
 const boundariesOf = (id: string): Boundary[] => {
   // 每道边界随哪个零件出现；没写零件的从第一课起就有
   const all: [Boundary, Feature | undefined][] = [
     ["provider", undefined],
-    ["output", undefined],
+    ["output", "safeOutput"],
     ["provider mid-stream", "stream"],
     ["handler", "toolLoop"],
     ["beforeToolCall", "hooks"],

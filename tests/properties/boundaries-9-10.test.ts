@@ -13,7 +13,7 @@ import { forLessonsFrom } from "../support/for-lessons.ts";
 import { expectSoundHistory } from "../support/hostile.ts";
 import { BOUNDARY_RUNS, ordinaryTurnAfter } from "./common.ts";
 
-// ── 第 9 类：一次一轮（s01 起） ─────────────────────────────────
+// ── 第 9 类：一次一轮（s04 起：一轮跨好几次请求，中途才会又来一轮） ──
 // 同一个 agent 上一轮没跑完又来一轮：这一次直接回 "error: agent is already processing a prompt"，不存、不改任何东西（D33）。
 const BUSY = { role: "assistant", content: "error: agent is already processing a prompt", stopReason: "error" };
 const tick = async (k: number): Promise<void> => {
@@ -60,7 +60,7 @@ function expectTurnsInOrder(stored: Msg[], starts: number[], replies: Msg[]): vo
   }
 }
 
-forLessonsFrom("s01", (id, load) => {
+forLessonsFrom("oneTurn", (id, load) => {
   it("R4 第 9 类：任意时刻发起的几轮对话（含工具里、监听里再发起的）：历史从不交错；没跑的那几次拿到一条说明，什么都不存；之后照常", async () => {
     const mod = await load();
     await fc.assert(

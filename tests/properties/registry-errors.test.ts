@@ -100,7 +100,7 @@ const brokenToolArb: fc.Arbitrary<{ label: string; tool: unknown; path: string }
   fc.oneof(fc.constant(null), fc.constant("handler"), fc.constant({})).map((handler) => ({ label: "handler", tool: { spec: { name: "n", description: "d", input: {} }, handler }, path: "handler" })),
 );
 
-forLessonsFrom("tools", (_id, load) => {
+forLessonsFrom("checkedTools", (_id, load) => {
   it("形状不对的工具登记不进来：register 抛 `invalid tool: <哪里>: …`，点名坏在哪；已经登记的工具和清单都不变", async () => {
     const mod = await load();
     await fc.assert(

@@ -12,6 +12,13 @@
  * arguments of `.join(…)`; a `${…}` is a placeholder, unless it picks between string literals
  * (`${given ? "must be a string" : "is missing"}` gives one wording per branch). `.join("…")` on a `.map(…)` result
  * (or on a `const` initialised with one) is a separator; other joins (`issue.path.join(".")`) are inside a placeholder.
+ *
+ * `run` hands parts of its job to the lesson's own top-level functions (the defences `parseArguments`, `expectText`), so
+ * their bodies are read too, one level deep: every top-level function `run` calls outside a `${…}` (a call inside a
+ * placeholder only fills the hole, like `describeError`). A parameter that `run` passes a string or template for stands
+ * for what `run` passes (`expectText(output, \`tool "${call.name}"\`)` makes `${who}` into `tool "<…>"`). A message such a
+ * function throws (`throw new Error(\`…\`)`) while `run` calls it inside a `try` reaches the caller through that try's
+ * `catch`: it gets the catch's returned template's opening text in front (`error: `), as the learner sees it.
  */
 import ts from "typescript";
 import { parseReadme, walk } from "../markdown.ts";
@@ -45,32 +52,35 @@ const isEquality = (n: ts.Node): boolean =>
 const isJoinCall = (n: ts.Node): n is ts.CallExpression => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === "join";
 const isMapCall = (n: ts.Node): boolean => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === "map";
 
-/** The literal strings a `${…}` can stand for (`cond ? "a" : "b"`), or undefined when it is a placeholder. */
-function choices(expr: ts.Expression): string[] | undefined {
+/** What a parameter of a called helper stands for: the texts the caller passed for it. */
+type Env = ReadonlyMap<string, string[]>;
+
+/** The literal strings a `${…}` can stand for (`cond ? "a" : "b"`, or a parameter bound in env), or undefined when it is a placeholder. */
+function choices(expr: ts.Expression, env: Env): string[] | undefined {
   const e = ts.isParenthesizedExpression(expr) ? expr.expression : expr;
   if (isStringy(e)) return [e.text];
+  if (ts.isIdentifier(e) && env.has(e.text)) return env.get(e.text);
+  if (ts.isTemplateExpression(e)) return expand(e, env);
   if (ts.isConditionalExpression(e)) {
-    const a = choices(e.whenTrue);
-    const b = choices(e.whenFalse);
+    const a = choices(e.whenTrue, env);
+    const b = choices(e.whenFalse, env);
     return a && b ? [...a, ...b] : undefined;
   }
   return undefined;
 }
 
 /** Every text a template can produce, `${…}` placeholders written as HOLE. */
-function expand(template: ts.TemplateExpression): string[] {
+function expand(template: ts.TemplateExpression, env: Env): string[] {
   let texts = [template.head.text];
   for (const span of template.templateSpans) {
-    const options = choices(span.expression) ?? [HOLE];
+    const options = choices(span.expression, env) ?? [HOLE];
     texts = texts.flatMap((t) => options.map((o) => t + o + span.literal.text));
   }
   return texts;
 }
 
-/** The wordings and separators `ToolRegistry.run` can produce, read off its syntax tree; undefined without a `run`. */
-export function runWordings(code: string): Wordings | undefined {
-  const body = runBody(code);
-  if (body === undefined) return undefined;
+/** Reads wordings and separators off one function body into out; onCall sees every call it makes outside a placeholder. */
+function readBody(body: ts.Node, env: Env, out: Wordings, onCall: (call: ts.CallExpression) => void, throwPrefix = "", passed: (n: ts.Node) => boolean = () => false): void {
   // `const problems = x.map(…)`: joining `problems` joins wordings
   const mapped = new Set<string>();
   const findMapped = (n: ts.Node): void => {
@@ -78,13 +88,12 @@ export function runWordings(code: string): Wordings | undefined {
     n.forEachChild(findMapped);
   };
   findMapped(body);
-  const wordings = new Set<string>();
-  const separators = new Set<string>();
+  const add = (set: string[], value: string): void => void (set.includes(value) || set.push(value));
   const separatorOf = (call: ts.CallExpression): void => {
     const receiver = (call.expression as ts.PropertyAccessExpression).expression;
     const joinsWordings = isMapCall(receiver) || (ts.isIdentifier(receiver) && mapped.has(receiver.text));
     const [arg] = call.arguments;
-    if (joinsWordings && arg !== undefined && isStringy(arg)) separators.add(arg.text);
+    if (joinsWordings && arg !== undefined && isStringy(arg)) add(out.separators, arg.text);
   };
   // inside a placeholder only separators count (the placeholder itself is a hole in its template), and whatever a
   // callback there returns (`${keys.map((k) => `unexpected "${k}"`).join(", ")}`: each element is a wording)
@@ -93,9 +102,12 @@ export function runWordings(code: string): Wordings | undefined {
     if (isJoinCall(n)) separatorOf(n);
     n.forEachChild(inHole);
   };
+  const thrown = (n: ts.Node): boolean => ts.isNewExpression(n.parent) && ts.isThrowStatement(n.parent.parent);
   function visit(n: ts.Node): void {
+    // what run passes a helper for a parameter is not a wording by itself: it fills that parameter's holes
+    if (passed(n)) return;
     if (ts.isTemplateExpression(n)) {
-      for (const t of expand(n)) wordings.add(t);
+      for (const t of expand(n, env)) add(out.wordings, (thrown(n) ? throwPrefix : "") + t);
       for (const span of n.templateSpans) inHole(span.expression);
       return;
     }
@@ -103,14 +115,53 @@ export function runWordings(code: string): Wordings | undefined {
       const parent = n.parent;
       if (isEquality(parent)) return;
       if (isJoinCall(parent) && parent.arguments.includes(n as ts.Expression)) return;
-      wordings.add(n.text);
+      add(out.wordings, (thrown(n) ? throwPrefix : "") + n.text);
       return;
     }
     if (isJoinCall(n)) separatorOf(n);
+    if (ts.isCallExpression(n)) onCall(n);
     n.forEachChild(visit);
   }
   visit(body);
-  return { wordings: [...wordings], separators: [...separators] };
+}
+
+/** The opening text of the template a try's catch clause returns (`return \`error: ${…}\``), or "" when there is none. */
+function catchPrefix(tryStatement: ts.TryStatement): string {
+  let prefix = "";
+  const look = (n: ts.Node): void => {
+    if (prefix === "" && ts.isReturnStatement(n) && n.expression !== undefined && ts.isTemplateExpression(n.expression)) prefix = n.expression.head.text;
+    n.forEachChild(look);
+  };
+  if (tryStatement.catchClause !== undefined) look(tryStatement.catchClause.block);
+  return prefix;
+}
+
+/** The wordings and separators `ToolRegistry.run` can produce, read off its syntax tree; undefined without a `run`. */
+export function runWordings(code: string): Wordings | undefined {
+  const body = runBody(code);
+  if (body === undefined) return undefined;
+  const sf = body.getSourceFile();
+  const helpers = new Map<string, ts.FunctionDeclaration>();
+  for (const statement of sf.statements) if (ts.isFunctionDeclaration(statement) && statement.name !== undefined && statement.body !== undefined) helpers.set(statement.name.text, statement);
+  const out: Wordings = { wordings: [], separators: [] };
+  const calls: ts.CallExpression[] = [];
+  const isHelperCall = (n: ts.Node): n is ts.CallExpression => ts.isCallExpression(n) && ts.isIdentifier(n.expression) && helpers.has(n.expression.text);
+  const passedToHelper = (n: ts.Node): boolean => (ts.isTemplateExpression(n) || isStringy(n)) && isHelperCall(n.parent) && n.parent.arguments.includes(n as ts.Expression);
+  readBody(body, new Map(), out, (call) => void calls.push(call), "", passedToHelper);
+  for (const call of calls) {
+    const helper = ts.isIdentifier(call.expression) ? helpers.get(call.expression.text) : undefined;
+    if (helper?.body === undefined) continue;
+    const env = new Map<string, string[]>();
+    for (const [i, param] of helper.parameters.entries()) {
+      const arg = call.arguments[i];
+      const passed = arg === undefined ? undefined : choices(arg, new Map());
+      if (ts.isIdentifier(param.name) && passed !== undefined) env.set(param.name.text, passed);
+    }
+    let inTry: ts.TryStatement | undefined;
+    for (let n: ts.Node = call; n !== body; n = n.parent) if (ts.isBlock(n) && ts.isTryStatement(n.parent) && n.parent.tryBlock === n) inTry = n.parent;
+    readBody(helper.body, env, out, () => {}, inTry === undefined ? "" : catchPrefix(inTry));
+  }
+  return out;
 }
 
 const SEPARATOR = /^[\p{P}\p{S}\s]+$/u;
