@@ -1,6 +1,6 @@
 // npm run fidelity：每个剧本跑一次真实 Pi，再在适用的每一课上各跑一次 mini Pi，比较两边，打印「剧本 × 课」的表。
 // 循环剧本（scenarios.ts）比轨迹：跑完后的历史，和每次请求时模型看到的消息；调用方的剧本还比调用方每一步看到了什么。
-// 每个剧本从引入那个零件的课起（多数是 s04，一次一轮的从 s01 起）。
+// 每个剧本从引入那个零件的课起（多数是 s04，不回话的模型从 s03 起）。
 // 机制剧本（mechanisms.ts）比观察：会话树、系统提示、扩展、运行模式、信任、包，从引入那个机制的课起。
 // 真实 Pi 一侧全部在钉死的 Node 24 上跑（pi-side.ts，pi-coding-agent 1.6.0 要 Node ≥ 22.19），mini 一侧留在当前的 Node 上。
 // 任何表外差异（不符）、过期的差异表行、待定（pending）的行、同一剧本在各课用到的差异不一样、DIFFERENCES.md 没更新，都以非零退出。
@@ -24,7 +24,7 @@ import { writeScenarios } from "./project.ts";
 import { SCENARIOS } from "./scenarios.ts";
 
 const verbose = process.argv.includes("--verbose");
-/** 从最早适用的剧本那一课起（一次一轮的剧本从 s01 起，工具循环从 s04 起）。 */
+/** 从最早适用的剧本那一课起（不回话的模型从 s03 起，工具循环和一次一轮从 s04 起）。 */
 const lessons = LESSONS.filter((id) => lessonNumber(id) >= Math.min(...SCENARIOS.map((s) => lessonNumber(s.since))));
 const ALL_ROWS = [...DIFFERENCES, ...FACT_DIFFERENCES];
 const pending = new Set(ALL_ROWS.filter((d) => d.status === "pending").map((d) => d.id));

@@ -97,8 +97,8 @@ export type FidelityScenario = {
   hooks?: ScenarioHooks;
   /** 调用方在一轮进行中做的事；没有就是照常跑一轮。 */
   caller?: CallerPlan;
-  /** 从哪一课起适用：引入这个零件的那一课（一次一轮 s01，流 s03，工具循环 s04，钩子 s05）。 */
-  since: "s01" | "s03" | "s04" | "s05";
+  /** 从哪一课起适用：引入这个零件的那一课（流 s03，工具循环和一次一轮 s04，钩子 s05）。 */
+  since: "s03" | "s04" | "s05";
   /** 第 n 次（从 0 数）请求模型时的回答；undefined 表示剧本写完了却还在被问——那是对照本身的错。 */
   reply(n: number): Reply | undefined;
   /** Pi 没有轮数上限：对一直要工具的模型，用 Pi 自己的 finishTurn 在这么多轮后结束。 */
@@ -326,7 +326,7 @@ export const SCENARIOS: FidelityScenario[] = [
     input: "讲个笑话",
     tools: [],
     caller: { kind: "second-prompt", input: "再讲一个" },
-    since: "s01",
+    since: "s04",
     reply: replies(answer("从前有个程序员……")),
   },
   {
