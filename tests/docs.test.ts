@@ -104,6 +104,7 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   // class 9: the bans are families, and the formula readers flagged is one of them
   { file: "banned-family", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节先不讲」 at line 56 \(R-写⑤\)$/ },
   { file: "banned-formula", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节真正交付的」 at line 28 \(R-写④\)$/ },
+  { file: "narrative-code", rule: rule("叙事里不写"), message: /^s03 README 工作原理: line \d+ names R1; give the reason itself/ },
 ];
 
 const ERROR_TABLE_CASES: { file: string; rule: string; messages: string[] }[] = [
