@@ -33,8 +33,8 @@ export type Stub = {
 
 export type Practice = { id: string; dir: string; text: string; stubs: Stub[] };
 
-/** 演示从这个横幅开始：假 provider、演示数据、IO 边缘和 main 都不挖空。 */
-const DEMO_BANNER = /^\/\/ ── 假 provider/m;
+/** 机制到这个横幅为止：防线一节、假 provider、演示数据、IO 边缘和 main 都原样给出，不挖空（D52）。 */
+const DEMO_BANNER = /^\/\/ ── (?:防线|假 provider)/m;
 
 const readLesson = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "code.ts"), "utf8");
 
@@ -192,6 +192,12 @@ class Planner {
         return;
       }
       if (this.compound(st, name)) continue;
+      // `return oneTurnAtATime(state, async () => { … })`：只改了里面那个函数的身子，就往里挖，外面的包装留着
+      const inner = this.wrappedBody(st);
+      if (inner !== undefined) {
+        this.block(inner, name);
+        continue;
+      }
       let j = i;
       while (j + 1 < sts.length && this.touchedNode(sts[j + 1]) && !ts.isVariableStatement(sts[j + 1]) && slotsOf(sts[j + 1]).length === 0) j++;
       this.replace(sts.slice(i, j + 1), block, name, "part");
@@ -218,6 +224,22 @@ class Planner {
       else if (!this.compound(slot, name)) this.inline(slot, name);
     }
     return true;
+  }
+
+  /**
+   * 一条 return（或表达式语句）只是把一个函数交给别人调用——`return oneTurnAtATime(state, async () => { … })`——而这一课只改了
+   * 那个函数的身子：交回那个身子，让调用方往里挖。改到了外面（调的是谁、别的参数）就是 undefined，整条挖掉。
+   */
+  private wrappedBody(st: ts.Statement): ts.Block | undefined {
+    const expr = ts.isReturnStatement(st) ? st.expression : ts.isExpressionStatement(st) ? st.expression : undefined;
+    const call = expr !== undefined && ts.isAwaitExpression(expr) ? expr.expression : expr;
+    if (call === undefined || !ts.isCallExpression(call)) return undefined;
+    const fns = call.arguments.filter((a): a is ts.ArrowFunction | ts.FunctionExpression => (ts.isArrowFunction(a) || ts.isFunctionExpression(a)) && ts.isBlock(a.body));
+    const fn = fns.length === 1 ? fns[0] : undefined;
+    if (fn === undefined || !ts.isBlock(fn.body)) return undefined;
+    const body = fn.body;
+    if (this.touched(st.getStart(this.sf), body.getStart(this.sf)) || this.touched(body.getEnd(), st.getEnd())) return undefined;
+    return body;
   }
 
   /** 换掉块里连着的几条语句：整行换成一句 throw；挖到块尾时连同后面的注释一起拿走，只留右花括号。 */
@@ -259,7 +281,7 @@ export function lessonSource(id: string): LessonSource {
 /** 只挖空、不核对：whole 里的函数整个挖空；filled 里的空白不挖，留着这一课的原样（练习的前几个阶段已经写好时）。 */
 export function stubSource(src: LessonSource, whole: ReadonlySet<string> = new Set(), filled: ReadonlySet<string> = new Set()): Practice {
   const demo = DEMO_BANNER.exec(src.cur);
-  if (demo === null) throw new Error(`${src.dir}/code.ts: no "// ── 假 provider" banner, cannot tell core from demo`);
+  if (demo === null) throw new Error(`${src.dir}/code.ts: no "// ── 防线" or "// ── 假 provider" banner, cannot tell the mechanism from what is given`);
   const sf = ts.createSourceFile("code.ts", src.cur, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const planner = new Planner(sf, changedSpans(src.prev, src.cur), whole);
   planner.topLevel(sf.statements, demo.index);
