@@ -99,6 +99,8 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   // class 8: both exist in Pi, but the name is not in the file the README points to
   { file: "pi-file", rule: rule("Pi 的名字"), message: /^s03 README Pi 源码溯源: `EventStream\.push` is not defined in `ai\/types\.ts` \(Pi 1\.6\.0 defines it in packages\/ai\/src\/utils\/event-stream\.ts\)$/ },
   { file: "code-excerpt", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 is not in s03_fixture\/code\.ts \(first differing line: "  for await \(const event of events\) parts\.push\(event\.text\);"\)$/ },
+  // an excerpt that stops inside a function without saying so (issue 30)
+  { file: "code-excerpt-open", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 stops inside code\.ts's FunctionDeclaration of line 21, which ends at line 25: show it to its end, or end the excerpt with a `\/\/ …` line$/ },
   { file: "banned-phrase", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
   { file: "banned-scope", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
   // class 9: the bans are families, and the formula readers flagged is one of them
