@@ -464,7 +464,7 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
       }
       return message;
     };
-    // ① systemPrompt = buildSystemPrompt(loader.load(trust))：s08 资料，s11 信任过滤（R6）；在 buildProviderInput 里
+    // ② systemPrompt = buildSystemPrompt(loader.load(trust))：s08 资料，s11 信任过滤（R6）；在 buildProviderInput 里
     // ③ snapshot：s06。拍快照，定下模型。这一轮里别人往 state 加消息、往 registry 加工具，都等下一轮再生效。
     let snapshot: TurnSnapshot;
     let provider: Provider;
@@ -486,17 +486,17 @@ export async function runEventedToolLoop(agent: Agent, maxTurns: number = DEFAUL
       const request = copyProviderInput({ ...snapshot, messages: [...snapshot.messages, ...turnMessages] });
       let assistant: AssistantMessage;
       try {
-        // s03 事件流（U1）：边收边拼；流出错变成 stopReason "error" 的消息（R4 ①）
+        // s03 事件流（U1）：边收边拼；流出错变成 stopReason "error" 的消息（R4）
         assistant = await collectAssistantMessage(recordToolCalls(provider.stream(request), calls));
       } catch (error) {
         assistant = { role: "assistant", content: `error: ${describeError(error)}`, stopReason: "error" };
       }
-      // ⑤⑥ 助手消息带着 stopReason 存进会话树（s07），并广播 message 事件（s09）
+      // ⑤ 助手消息带着 stopReason 存进会话树（s07），并广播 message 事件（s09）
       store(assistant);
       if (assistant.stopReason !== "toolUse" || calls.length === 0) return finish(assistant);
 
       for (const call of calls) {
-        // s05 hook 包着 registry.run；工具出错变成 "error: …" 结果，循环继续（R4 ②）；core 里没有执行策略（R6）
+        // ⑥ s05 hook 包着 registry.run；工具出错变成 "error: …" 结果，循环继续（R4）；core 里没有执行策略（R6）
         const result = executeToolCall(registry, hooks, call);
         // 工具结果同样存进会话树（s07），并广播 message 事件（s09）
         store(result);
@@ -520,9 +520,9 @@ export async function runOneTurn(agent: Agent, userInput: string): Promise<Assis
   // 调用方用错了就不跑，这句话也不存：上一轮还在跑（循环也会拒绝，但那时这句话已经进了历史），或者输入不是文字
   if (turnsInProgress.has(agent.state)) return refusedTurn("agent is already processing a prompt");
   if (typeof userInput !== "string") return refusedTurn(`user input must be a string, got ${typeof userInput}`);
-  // ② 用户消息挂到会话树的当前叶子下（s07，U1）
+  // ① 用户消息挂到会话树的当前叶子下（s07，U1）
   agent.state.messages.append({ role: "user", content: userInput });
-  // ①③④⑤⑥⑦ 在工具循环里依次发生
+  // ②–⑦ 在工具循环里依次发生
   return runEventedToolLoop(agent);
 }
 

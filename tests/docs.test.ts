@@ -15,6 +15,7 @@ import { checkCodeExcerpts } from "../tooling/docs/excerpts.ts";
 import { checkGhostNouns } from "../tooling/docs/ghost-nouns.ts";
 import { CHECKS, checkLesson, checkReadme } from "../tooling/docs/index.ts";
 import { checkMainline } from "../tooling/docs/mainline.ts";
+import { checkPiBoundary } from "../tooling/docs/pi-boundary.ts";
 import { checkPiFiles } from "../tooling/docs/pi-files.ts";
 import { tryItCommands } from "../tooling/docs/try-it.ts";
 import { checkVocabulary } from "../tooling/docs/vocabulary.ts";
@@ -98,7 +99,14 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "pi-path", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: path `packages\/ai\/src\/type\.ts` not found in Pi 1\.6\.0$/ },
   // class 8: both exist in Pi, but the name is not in the file the README points to
   { file: "pi-file", rule: rule("Pi 的名字"), message: /^s03 README Pi 源码溯源: `EventStream\.push` is not defined in `ai\/types\.ts` \(Pi 1\.6\.0 defines it in packages\/ai\/src\/utils\/event-stream\.ts\)$/ },
+  // the Pi 边界 line names its evidence, and the evidence exists (issue 30)
+  { file: "boundary-no-evidence", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line names no evidence: end it with （依据：…）/ },
+  { file: "boundary-unknown-name", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: `AssistantMessageEvents` not found in Pi 1\.6\.0$/ },
+  { file: "boundary-unknown-scenario", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: `never-answer` is not a fidelity scenario \(fidelity\/scenarios\.ts, fidelity\/mechanisms\.ts\)$/ },
+  { file: "boundary-later-scenario", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: fidelity scenario `one-tool` runs from s04 on, not on s03$/ },
   { file: "code-excerpt", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 is not in s03_fixture\/code\.ts \(first differing line: "  for await \(const event of events\) parts\.push\(event\.text\);"\)$/ },
+  // an excerpt that stops inside a function without saying so (issue 30)
+  { file: "code-excerpt-open", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 stops inside code\.ts's FunctionDeclaration of line 21, which ends at line 25: show it to its end, or end the excerpt with a `\/\/ …` line$/ },
   { file: "banned-phrase", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
   { file: "banned-scope", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
   // class 9: the bans are families, and the formula readers flagged is one of them
@@ -283,6 +291,25 @@ describe("规则细节", () => {
     ]);
     expect(checkBannedPhrases("s03", "第一行写到这一节\n不讲的事。\n")).toEqual(["s03 README: banned phrase 「这一节不讲」 at line 1 (R-写⑤)"]);
     expect(banned("这一节讲清楚了流。异常要接住，一轮一轮地跑。core 穿过了两层。下一节再讲持久化。")).toEqual([]);
+  });
+
+  it("Pi 边界的依据：名字、路径、剧本都查；子句得在行尾；词汇纪律只放过这个子句（issue 30）", () => {
+    const head = (boundary: string): string => `# s03: 流 — 拼\n\n> 格言。\n> Pi 边界：${boundary}\n`;
+    const evidence = (boundary: string): string[] => checkPiBoundary("s03", head(boundary), fixtureCtx);
+    expect(evidence("事件流（依据：`packages/agent/src/agent-loop.ts` 的 `runAgentLoop`、`ai/types.ts`、`agent-loop.ts`；对照 `never-answers`、`second-prompt`）。")).toEqual([]);
+    expect(evidence("事件流（依据：`packages/ai/src/type.ts`）")).toEqual([
+      "s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: path `packages/ai/src/type.ts` not found in Pi 1.6.0",
+    ]);
+    expect(evidence("事件流（依据：`runAgentLoop`）之后还有话。")).toEqual(["s03 README 开头: line 4: the Pi 边界 line must end with its evidence clause （依据：…）"]);
+    expect(evidence("事件流（依据：见 Pi 的源码）。")).toHaveLength(1);
+    expect(checkPiBoundary("s03", "# s03: 流 — 拼\n\n> 格言。\n", fixtureCtx)).toEqual([]); // no line at all: the template check says so
+    // the clause may cite Pi's ToolCall (a later lesson's name in the course); the rest of the line may not
+    expect(checkVocabulary("s03", head("事件流（依据：`ToolCall`、`agent-loop.ts`）。"), fixtureCtx)).toEqual([]);
+    expect(checkVocabulary("s03", head("每个 `ToolCall` 都是事件（依据：`agent-loop.ts`）。"), fixtureCtx)).toEqual([
+      "s03 README 开头: `ToolCall` is introduced in s04; 开头 may only use names this lesson has explained (R-写⑤)",
+    ]);
+    // the clause is only read on the Pi 边界 line
+    expect(checkVocabulary("s03", `${head("事件流（依据：`agent-loop.ts`）。")}\n## 问题\n\n看（依据：\`ToolCall\`）。\n`, fixtureCtx)).toHaveLength(1);
   });
 
   it("代码片段必须是 code.ts 里连续、一字不差的几行（缩进也算，行尾空白不算）", () => {

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { LESSONS, ROOT, lessonDir } from "../tooling/course.ts";
 import { courseVocabulary } from "../tooling/names.ts";
 import { checkRootChain } from "../tooling/teaching/chain.ts";
+import { observeChain } from "../tooling/teaching/chain-run.ts";
+import { checkChainSteps } from "../tooling/teaching/chain-steps.ts";
 import { checkDiagram } from "../tooling/teaching/diagram.ts";
 import { checkGlossary, checkGlossaryLinks, citedCodes, glossaryAnchors, lessonReadme, readText } from "../tooling/teaching/glossary.ts";
 
@@ -13,6 +15,13 @@ const glossary = readText("GLOSSARY.md");
 const anchors = glossaryAnchors(glossary).ids;
 const vocab = courseVocabulary();
 const finalCode = readText(`${lessonDir(LESSONS.at(-1) ?? "s12")}/code.ts`);
+// s12 run once, watched from inside (tooling/teaching/chain-run.ts): the chain's steps are checked against it
+const run = await observeChain(finalCode);
+/** Both chain checks: the names and tags (chain.ts), the steps against the run (chain-steps.ts). */
+const chainProblems = (readme: string, code = finalCode, observed = run): string[] => [
+  ...checkRootChain(readme, code, anchors, LESSONS),
+  ...checkChainSteps(readme, code, observed),
+];
 
 describe("术语表 GLOSSARY.md", () => {
   it("课程引用的每个编号（EVOLUTION.md、fidelity/DIFFERENCES.md、各 README）都有一条，没有重复的锚点", () => {
@@ -44,6 +53,10 @@ describe("根 README", () => {
   const readme = readText("README.md");
   it("链路只点 s12 里有的函数，标的规则术语表里都有，课号都是真的课", () => {
     const problems = checkRootChain(readme, finalCode, anchors, LESSONS);
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+  it("链路的步骤按 s12 里实际发生的先后编号，图里画出每种收场，s12 的代码在每一步上方标着同一个编号", () => {
+    const problems = checkChainSteps(readme, finalCode, run);
     expect(problems, problems.join("\n")).toEqual([]);
   });
   it("引用的每个编号都落在术语表的锚点上", () => {
@@ -81,18 +94,78 @@ describe("教学检查抓得到每一份改坏的样例（tests/fixtures/teachin
     });
   }
 
-  const chainCases: { file: string; message: string }[] = [
-    { file: "root-chain-ghost.md", message: "README.md 一轮对话的完整链路: line 4: `newTurn` is not a name in s12's code.ts" },
-    { file: "root-chain-not-a-function.md", message: "README.md 一轮对话的完整链路: line 12: `snapshot(…)` is called, but s12's code.ts declares no function or method snapshot" },
-    { file: "root-chain-unknown-tag.md", message: "README.md 一轮对话的完整链路: line 3: tag R9 is not in GLOSSARY.md" },
-    { file: "root-chain-unknown-lesson.md", message: "README.md 一轮对话的完整链路: line 12: tag s13 is not a lesson" },
+  const chain = (what: string): string => `README.md 一轮对话的完整链路: ${what}`;
+  const chainCases: { file: string; messages: string[] }[] = [
+    { file: "root-chain-ghost.md", messages: [chain("line 4: `newTurn` is not a name in s12's code.ts")] },
+    { file: "root-chain-not-a-function.md", messages: [chain("line 36: `snapshot(…)` is called, but s12's code.ts declares no function or method snapshot")] },
+    { file: "root-chain-unknown-tag.md", messages: [chain("line 3: tag R9 is not in GLOSSARY.md")] },
+    { file: "root-chain-unknown-lesson.md", messages: [chain("line 36: tag s13 is not a lesson")] },
+    // issue 30: each fault the chain had. ① numbered first, though it happened inside ③
+    { file: "root-chain-step-order.md", messages: [chain("step ② (`append`) happens before step ① (`getSpecs`) in s12: number the steps in the order they happen")] },
+    // a rule's part written with a step's digit (R4 ②)
+    { file: "root-chain-rule-digit.md", messages: [chain("line 35: `R4 ②` writes a part of R4 with the step digit ②; here circled digits are steps only, name the part in words")] },
+    // a step without a number (the row 工具)
+    { file: "root-chain-unnumbered.md", messages: [chain("line 36: the step table's row 「收尾」 has no step number: number every step (①, ②, …)")] },
+    // ① drawn beside the chain, feeding ③
+    {
+      file: "root-chain-diagram-order.md",
+      messages: [
+        chain("the diagram (line 4)'s arrows from its first node reach step ② before any other; they should reach ① first"),
+        chain("the diagram (line 4) draws no arrow path from step ① to step ②"),
+      ],
+    },
+    // the refusal and could-not-start paths not drawn
+    {
+      file: "root-chain-no-refusal.md",
+      messages: [
+        chain('the diagram (line 4) does not draw the path where 一轮没跑完又来一句: s12 answers "error: agent is already processing a prompt"; draw it, with a node that says "agent is already processing a prompt"'),
+        chain('the diagram (line 4) does not draw the path where 输入不是文字: s12 answers "error: user input must be a string, got number"; draw it, with a node that says "user input must be a string"'),
+      ],
+    },
+    {
+      file: "root-chain-no-could-not-start.md",
+      messages: [chain('the diagram (line 4) does not draw the path where 这一轮的输入备不齐: s12 answers "error: could not start the turn: loader broke"; draw it, with a node that says "could not start the turn"')],
+    },
   ];
   it("好的链路样例过得了", () => {
-    expect(checkRootChain(fixture("root-chain-good.md"), finalCode, anchors, LESSONS)).toEqual([]);
+    expect(chainProblems(fixture("root-chain-good.md"))).toEqual([]);
   });
   for (const c of chainCases) {
     it(`${c.file} 被抓到`, () => {
-      expect(checkRootChain(fixture(c.file), finalCode, anchors, LESSONS)).toEqual([c.message]);
+      expect(chainProblems(fixture(c.file))).toEqual(c.messages);
+    });
+  }
+
+  // s12 的代码改坏一处注释（别的一字不动），再看一遍 s12 怎么跑：步骤的编号标错了地方、没标、规则写成了圆圈数字，都抓得到
+  const codeCases: { what: string; from: string; to: string; messages: (line: number) => string[] }[] = [
+    {
+      what: "把「①」标在已经存完用户消息之后（原来的 ①③④⑤⑥⑦ 在工具循环里依次发生）",
+      from: "// ②–⑦ 在工具循环里依次发生",
+      to: "// ①③④⑤⑥⑦ 在工具循环里依次发生",
+      messages: (line) => [
+        chain(`s12_packages/code.ts line ${line} (\`// ①③④⑤⑥⑦ 在工具循环里依次发生\`) says step ① happens from here, but it has already happened (\`append\`)`),
+        chain(`s12_packages/code.ts line ${line} (\`// ①③④⑤⑥⑦ 在工具循环里依次发生\`) marks ③, but the next step to happen after it is ② (\`getSpecs\`)`),
+      ],
+    },
+    {
+      what: "一步没标",
+      from: "// ⑥ s05 hook 包着 registry.run",
+      to: "// s05 hook 包着 registry.run",
+      messages: () => [chain("step ⑥ is marked nowhere in s12_packages/code.ts: put `// ⑥ …` above the statement where it happens")],
+    },
+    {
+      what: "规则的一部分写成圆圈数字（R4 ①）",
+      from: '流出错变成 stopReason "error" 的消息（R4）',
+      to: '流出错变成 stopReason "error" 的消息（R4 ①）',
+      messages: (line) => [chain(`s12_packages/code.ts line ${line}: \`R4 ①\` writes a part of R4 with the step digit ①; name the part in words`)],
+    },
+  ];
+  for (const c of codeCases) {
+    it(`s12 的代码${c.what}，被抓到`, async () => {
+      expect(finalCode.split(c.from)).toHaveLength(2);
+      const code = finalCode.replace(c.from, c.to);
+      const line = code.slice(0, code.indexOf(c.to)).split("\n").length;
+      expect(chainProblems(readText("README.md"), code, await observeChain(code))).toEqual(c.messages(line));
     });
   }
 

@@ -11,7 +11,7 @@ import { withSiteBase } from "./base.ts";
 export const CHAIN_HEADING = "## 一轮对话的完整链路";
 
 /** 版式：哪几步在循环外、哪几步每次请求都重复。步骤名必须和 README 表的第一列一一对应。 */
-export const LAYOUT = { before: ["①", "②", "③"], loop: ["④", "工具", "⑤⑥"], after: ["⑦"] } as const;
+export const LAYOUT = { before: ["①", "②", "③"], loop: ["④", "⑤", "⑥"], after: ["⑦"] } as const;
 
 export type ChainRow = { step: string; what: string; lessons: string; rules: string; functions: string };
 
@@ -19,7 +19,7 @@ export type ChainSection = {
   /** 节标题下、图之前的说明（markdown）。 */
   intro: string;
   rows: ChainRow[];
-  /** 表后面的说明（markdown），比如 ① 实际在 ③ 里发生的那段。 */
+  /** 表后面的说明（markdown）：另外几种收场，和 §5 伪代码不一样的那段。 */
   outro: string;
   /** mermaid 图里「旁路」那个框的文字（扩展、包），没有就是 undefined。 */
   bypass: string | undefined;

@@ -1,5 +1,5 @@
 // What a docs check is handed: the lesson's code, its API report and the previous one, its U1 upgrades, where every
-// name comes from, a Pi lookup and a way to run 试一下's commands. The real course and the fixtures under
+// name comes from, a Pi lookup, the fidelity scenarios and a way to run 试一下's commands. The real course and the fixtures under
 // tests/fixtures/docs/ are loaded the same way (loadProject), so the checks cannot tell them apart.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,8 @@ import { breakingChanges } from "../api/diff.ts";
 import { DICTIONARY, U1_UPGRADES } from "../constitution.ts";
 import { type ApiReport, type CourseLesson, ROOT, findLessons, previousLesson, readApiReports } from "../course.ts";
 import { type CommandRunner, createCommandRunner } from "../demos.ts";
+import { MECHANISM_SCENARIOS } from "../../fidelity/mechanisms.ts";
+import { SCENARIOS } from "../../fidelity/scenarios.ts";
 import { type NameOrigin, buildOrigins, codeTokens, laterLessonOf } from "../names.ts";
 import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNameIn } from "../pi-index.ts";
 
@@ -41,6 +43,8 @@ export interface DocsContext {
   /** Lessons that have an API report (a label `(sNN 加)` pointing there can be verified). */
   reported: ReadonlySet<string>;
   pi: PiLookup;
+  /** Fidelity scenario id → the first lesson it runs on (fidelity/scenarios.ts, fidelity/mechanisms.ts). */
+  fidelity: ReadonlyMap<string, string>;
   run: CommandRunner;
 }
 
@@ -72,6 +76,12 @@ export interface ProjectOptions {
 }
 
 let piPaths: string[] | undefined;
+
+/** Every fidelity scenario the comparison with Pi runs, by id, with the first lesson it runs on. */
+export const FIDELITY_SCENARIOS: ReadonlyMap<string, string> = new Map([
+  ...SCENARIOS.map((s) => [s.id, s.since] as const),
+  ...MECHANISM_SCENARIOS.map((s) => [s.id, s.mechanism] as const),
+]);
 
 export const realPi: PiLookup = {
   hasName: (name) => hasPiName(name),
@@ -120,6 +130,7 @@ export function contextFor(project: Project, lesson: CourseLesson): DocsContext 
     origins: project.origins,
     reported: new Set(project.reports.keys()),
     pi: project.pi,
+    fidelity: FIDELITY_SCENARIOS,
     run: project.run,
   };
 }

@@ -2,7 +2,7 @@
  * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线), plus README code
  * excerpts against code.ts and Pi citations against Pi 1.6.0. One module per rule, each opening with what a README
  * writer must do to pass it: template.ts, try-it.ts, mainline.ts, ghost-nouns.ts, vocabulary.ts, pi-trace.ts,
- * pi-files.ts, excerpts.ts, banned.ts, error-table.ts, narrative-codes.ts.
+ * pi-files.ts, pi-boundary.ts, excerpts.ts, banned.ts, error-table.ts, narrative-codes.ts.
  *
  * Every check is a function `(lessonId, readmeText, context) => string[]` (the 试一下 check is async because it
  * runs commands through the injected `context.run`). Real READMEs and the fixtures under tests/fixtures/docs/ go
@@ -21,6 +21,7 @@ import { checkCodeExcerpts } from "./excerpts.ts";
 import { checkGhostNouns } from "./ghost-nouns.ts";
 import { checkMainline } from "./mainline.ts";
 import { checkNarrativeCodes } from "./narrative-codes.ts";
+import { checkPiBoundary } from "./pi-boundary.ts";
 import { checkPiFiles } from "./pi-files.ts";
 import { checkPiTrace } from "./pi-trace.ts";
 import { checkTemplate } from "./template.ts";
@@ -35,6 +36,7 @@ export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
   { rule: "词汇纪律（R-写⑤）", check: checkVocabulary },
   { rule: "Pi 源码溯源在 Pi 1.6.0 里都有", check: checkPiTrace },
   { rule: "Pi 的名字定义在引用的那个 Pi 文件里", check: checkPiFiles },
+  { rule: "Pi 边界写着依据，依据在 Pi 1.6.0 或保真对照里都有", check: checkPiBoundary },
   { rule: "代码片段和 code.ts 对得上", check: checkCodeExcerpts },
   { rule: "没有禁用的套话（R-写④）", check: checkBannedPhrases },
   { rule: "run 的报错一览和代码对得上", check: checkErrorTable },

@@ -7,9 +7,11 @@
  *   `error.message`) is not counted. Prose is held to the same rule for code-looking tokens: an uppercase
  *   letter after the first character (SessionTree, maxTurns), an underscore (tool_call) or a call (run()).
  *   Plain words (run, model) pass. Fenced blocks (the 试一下 commands and output) are not prose.
+ *   The evidence clause （依据：…） of the Pi 边界 line cites Pi, like the Pi trace: pi-boundary.ts checks it instead.
  */
 import { HEAD, linesOf, parseReadme } from "../markdown.ts";
 import { type DocsContext, laterLesson } from "./context.ts";
+import { boundaryLine, withoutEvidence } from "./pi-boundary.ts";
 import { FILE_EXT, identifiersIn, proseTokens, spansOfLine, vocabularyLooking } from "./spans.ts";
 
 /** Sections outside 词汇纪律 (R-写⑤): labelled signposts are allowed in 接入主线, the Pi trace has its own control. */
@@ -19,10 +21,12 @@ export function checkVocabulary(lessonId: string, readme: string, ctx: DocsConte
   const out: string[] = [];
   const doc = parseReadme(readme);
   const scopes = [{ name: HEAD, nodes: doc.head }, ...doc.sections.filter((s) => !VOCABULARY_EXEMPT.includes(s.name))];
+  const boundary = boundaryLine(readme)?.line;
   for (const { name: section, nodes } of scopes) {
     const say = (shown: string, later: string, where = ""): void =>
       void out.push(`${lessonId} README ${section}: \`${shown}\`${where} is introduced in ${later}; ${section} may only use names this lesson has explained (R-写⑤)`);
-    for (const line of linesOf(nodes)) {
+    for (const read of linesOf(nodes)) {
+      const line = section === HEAD && read.line === boundary ? withoutEvidence(read) : read;
       for (const span of spansOfLine(line)) {
         const t = span.text.trim();
         if (/^(?:npm|npx|tsx|node)\s/.test(t) || /^[\w.-]*\/[\w./-]*$/.test(t) || FILE_EXT.test(t)) continue;
