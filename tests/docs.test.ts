@@ -296,7 +296,7 @@ describe("规则细节", () => {
   it("Pi 边界的依据：名字、路径、剧本都查；子句得在行尾；词汇纪律只放过这个子句（issue 30）", () => {
     const head = (boundary: string): string => `# s03: 流 — 拼\n\n> 格言。\n> Pi 边界：${boundary}\n`;
     const evidence = (boundary: string): string[] => checkPiBoundary("s03", head(boundary), fixtureCtx);
-    expect(evidence("事件流（依据：`packages/agent/src/agent-loop.ts` 的 `runAgentLoop`、`ai/types.ts`、`agent-loop.ts`；对照 `never-answers`、`second-prompt`）。")).toEqual([]);
+    expect(evidence("事件流（依据：`packages/agent/src/agent-loop.ts` 的 `runAgentLoop`、`ai/types.ts`、`agent-loop.ts`；对照 `never-answers`、`never-answers-deaf`）。")).toEqual([]);
     expect(evidence("事件流（依据：`packages/ai/src/type.ts`）")).toEqual([
       "s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: path `packages/ai/src/type.ts` not found in Pi 1.6.0",
     ]);
