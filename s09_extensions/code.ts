@@ -599,7 +599,7 @@ export class ExtensionRuntime {
       if (type !== event.type) continue;
       const failed = (error: unknown): void => void this.errors.push(`error: handler for "${type}" failed: ${describeError(error)}`);
       try {
-        // 每个处理函数拿自己的一份事件：它改了，别的处理函数看到的、这一轮记下的都还是原样。
+        // 每个处理函数拿自己的一份事件：它改了，别的处理函数看到的还是原样。
         // 处理函数可以是 async 的：不等它，但它后来失败了也照样记下
         catchRejection(handler({ ...event }), failed);
       } catch (error) {
