@@ -232,7 +232,7 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验。
+ * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验（合规的文字增量走 parseProviderEvent 里的快路）。
  * @since s03
  */
 export const ProviderEventSchema: z.ZodType<ProviderEvent> = z.discriminatedUnion("type", [

@@ -184,7 +184,7 @@ export function executeToolCall(registry: ToolRegistry, hooks: ToolHooks, call: 
     // afterToolCall 回的就是最终结果，也得是文字；回了别的，宁可报错，也不把没处理过的结果原样交出去
     return result(hooks.afterToolCall === undefined ? raw : expectText(hooks.afterToolCall(call, raw), "hook failed: afterToolCall"));
   } catch (error) {
-    // 钩子出了岔子就按拦下处理：抛错、答得不成样子，调用都不执行
+    // 钩子出了岔子：beforeToolCall 抛错、答得不成样子，调用不执行；afterToolCall 出错，这次的结果作废
     return result(`error: hook failed: ${describeError(error)}`);
   }
 }
@@ -405,7 +405,7 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验。
+ * 事件该有的形状，用 zod 写出来。事件来自 provider，是外来的数据：每个事件都先照它校验（合规的文字增量走 parseProviderEvent 里的快路）。
  * @since s03
  */
 export const ProviderEventSchema: z.ZodType<ProviderEvent> = z.discriminatedUnion("type", [
@@ -530,7 +530,7 @@ export function parseBeforeToolCallResult(raw: unknown): BeforeToolCallResult {
 
 /**
  * 交给 provider 的那一份：照形状复制一层（每条消息、每个工具说明各一层）。provider 是外来代码，它改了手上的输入，
- * 也碰不到快照、这一轮后面的请求和历史。不用 structuredClone：一轮要问几十次，每次都整份深拷贝太慢。
+ * 也碰不到快照和这一轮后面的请求。不用 structuredClone：一轮要问几十次，每次都整份深拷贝太慢。
  * @since s06
  */
 export function copyProviderInput(input: ProviderInput): ProviderInput {

@@ -92,6 +92,20 @@ forLessonsFrom("oneTurn", (id, load) => {
       BOUNDARY_RUNS,
     );
   });
+
+  it("R4 第 9 类：runOneTurn 收到的不是文字（从 JavaScript 调用绕过了类型）：这一轮不跑，回一条说清收到什么类型的 error，什么都不存；之后照常", async () => {
+    const mod = await load();
+    await fc.assert(
+      fc.asyncProperty(fc.anything().filter((v) => typeof v !== "string"), async (input) => {
+        const { agent, messages } = makeAgent(id, mod, { provider: scriptedProvider(id, () => text("ok")).provider });
+        const reply = await mod.runOneTurn(agent, input as string);
+        fastExpect(reply).toEqual({ role: "assistant", content: `error: user input must be a string, got ${typeof input}`, stopReason: "error" });
+        fastExpect(messages(), "nothing is stored").toEqual([]);
+        await ordinaryTurnAfter(id, mod, agent, messages);
+      }),
+      BOUNDARY_RUNS,
+    );
+  });
 });
 
 // ── 第 10 类：监听改不了运行模式打印的东西（s10 起；s09 起别的监听也看不到改动） ──
