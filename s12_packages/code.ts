@@ -779,8 +779,8 @@ export function templateTool(name: string, template: string, from: string): Tool
 }
 
 /**
- * 装了包以后的 loader：叠在原来那个 loader 上面，多出包带来的资料。ResourceLoader 全课只有一种形状（U2），
- * 所以这一层写成它的子类：load(trust) 先问下面那层，再问自己这层，两层用的是同一个信任，过滤还是 ResourceLoader 的 load 在做。
+ * 装了包以后的 loader：叠在原来那个 loader 上面，多出包带来的资料。agent.loader 是 ResourceLoader，拼请求只调它的 load(trust)，
+ * 所以这一层写成它的子类，Agent 的类型和拼请求的代码都不用动：load(trust) 先问下面那层，再问自己这层，两层用的是同一个信任，过滤还是 ResourceLoader 的 load 在做。
  * 和下面那层交出的资料同种又同名的，先来的算数：项目自己的技能盖过包里的同名技能，先装的包盖过后装的。
  * @since s12
  */
