@@ -34,6 +34,29 @@ forLessonsFrom("extensions", (id, load) => {
     expect(seen).toEqual(["look", "a:x", "done!", "<done>"]);
   });
 
+  it("这一轮从哪条路结束（回答、问满 maxTurns、开不了头）都恰好发一次 done，而且是最后一个事件", async () => {
+    const mod = await load();
+    const exits = [
+      { name: "回答", script: () => text("answer") },
+      { name: "问满 maxTurns", script: () => toolUse("again", call("c1", "a", { text: "x" })) },
+      { name: "开不了头", script: () => text("never asked"), brokenLoader: true },
+    ];
+    for (const exit of exits) {
+      const { provider } = scriptedProvider(id, exit.script);
+      const { agent } = makeAgent(id, mod, { provider, tools: [echoTool("a").tool] });
+      if (exit.brokenLoader) agent.loader = { load: () => { throw new Error("disk gone"); } };
+      const seen: string[] = [];
+      agent.runtime?.use((api) => {
+        api.on("message", () => void seen.push("message"));
+        api.on("done", () => void seen.push("done"));
+      });
+      const reply = await mod.runOneTurn(agent, "go");
+      expect(seen.filter((e) => e === "done"), `${exit.name}: one done`).toHaveLength(1);
+      expect(seen.at(-1), `${exit.name}: done comes last`).toBe("done");
+      if (exit.brokenLoader) expect(reply.content, exit.name).toMatch(/^error: could not start the turn: /);
+    }
+  });
+
   it("use() 里抛错的扩展：什么都不留下，错误记成结构化消息，不影响别的扩展和这一轮", async () => {
     const mod = await load();
     const { provider } = scriptedProvider(id, () => text("fine"));
