@@ -21,12 +21,6 @@ export type Stage = {
 export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
   s01: [
     {
-      title: "三个小帮手",
-      asks: "把任何抛出来的东西说成一句话，把一行字安全地交给 Output，调用方用错时给一条出错的回答",
-      stubs: ["describeError", "writeLine", "refusedTurn"],
-      section: "一轮对话：runOneTurn",
-    },
-    {
       title: "一轮对话",
       asks: "存下用户的话，问 provider，存下回答再写出来；provider 抛错也只变成一条出错的回答",
       stubs: ["runOneTurn"],
@@ -36,8 +30,8 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
   s02: [
     {
       title: "登记工具",
-      asks: "工具先验形状再登记，同名的不收，清单按登记的顺序交出",
-      stubs: ["parseTool", "ToolRegistry.register", "ToolRegistry.getSpecs"],
+      asks: "登记时存一份拷贝，同名的不收；清单按登记的顺序交出，交出去的也是拷贝",
+      stubs: ["ToolRegistry.register", "ToolRegistry.getSpecs"],
       section: "唯一的来源：ToolRegistry",
     },
     {
@@ -49,30 +43,30 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
   ],
   s03: [
     {
-      title: "认出事件",
-      asks: "provider 交来的每个值先验成三种事件之一，认不出来的说清收到的是什么",
-      stubs: ["isPromiseLike", "describeValue", "parseProviderEvent"],
+      title: "边收边拼",
+      asks: "把事件流拼成一条回答：流中途断了、出错了，已经收到的文字留下，再写明原因",
+      stubs: ["collectAssistantMessage"],
       section: "边收边拼：collectAssistantMessage",
     },
     {
-      title: "边收边拼",
-      asks: "把事件流拼成一条回答：流中途断了、出错了，已经收到的文字留下，再写明原因",
-      stubs: ["collectAssistantMessage", "runOneTurn"],
-      section: "边收边拼：collectAssistantMessage",
+      title: "一轮改读事件流",
+      asks: "runOneTurn 不再等一整段文字，改成把 provider 的事件流交给 collectAssistantMessage",
+      stubs: ["runOneTurn"],
+      section: "runOneTurn 只改了一行",
     },
   ],
   s04: [
+    {
+      title: "执行一个工具",
+      asks: "register 连参数表一起存，run 查工具、验参数、调 handler，任何出错都变成一句 error: 开头的结果",
+      stubs: ["ToolRegistry.register", "ToolRegistry.getSpecs", "ToolRegistry.run"],
+      section: "3. 谁来执行：ToolRegistry 的 run",
+    },
     {
       title: "从流里拣出调用",
       asks: "事件原样往下传，顺手把 tool_call 事件里的调用记下来",
       stubs: ["recordToolCalls"],
       section: "4. 从事件流里把调用拣出来",
-    },
-    {
-      title: "校验参数，执行一个工具",
-      asks: "registry.run 查工具、验参数、执行，任何出错都变成一句 error: 开头的结果",
-      stubs: ["ToolRegistry.register", "ToolRegistry.getSpecs", "ToolRegistry.run", "catchRejection"],
-      section: "3. 谁来执行：ToolRegistry 的 run",
     },
     {
       title: "循环和上限",
@@ -98,7 +92,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
   s06: [
     {
       title: "拍快照",
-      asks: "一轮开头把系统提示、历史和工具清单整份复制下来，请求从快照拼",
+      asks: "一轮开头把历史和工具清单整份复制下来，请求从快照拼",
       stubs: ["toProviderMessage", "buildProviderInput", "createTurnSnapshot"],
       section: "2. 拍快照：createTurnSnapshot",
     },
@@ -152,8 +146,8 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
   s09: [
     {
       title: "装扩展",
-      asks: "use 让扩展登记工具、命令和事件处理；装到一半抛错的扩展什么都不留下",
-      stubs: ["ExtensionRuntime.use"],
+      asks: "use 让扩展登记工具、命令和事件处理，先记在一边，顺利装完才生效；装到一半抛错的扩展什么都不留下",
+      stubs: ["ToolRegistry.register", "ExtensionRuntime.use"],
       section: "4. ExtensionRuntime：装扩展、发事件、跑命令",
     },
     {
@@ -262,12 +256,12 @@ export function stagesOf(id: string): readonly Stage[] {
 }
 
 /**
- * 表和练习文件对得上吗：每课 2–4 个阶段；练习文件的每处空白恰好在一个阶段里；表里点名的空白都存在；
+ * 表和练习文件对得上吗：每课 1–4 个阶段（机制只有一个函数的课只有一个阶段，D52）；练习文件的每处空白恰好在一个阶段里；表里点名的空白都存在；
  * 每个阶段的小节在 README 里有（sections：这一课「工作原理」里的小节标题）。返回问题，空数组 = 对得上。
  */
 export function stageTableProblems(id: string, stages: readonly Stage[], stubs: readonly string[], sections: readonly string[]): string[] {
   const problems: string[] = [];
-  if (stages.length < 2 || stages.length > 4) problems.push(`${id}: ${stages.length} stages, want 2–4`);
+  if (stages.length < 1 || stages.length > 4) problems.push(`${id}: ${stages.length} stages, want 1–4`);
   const named = stages.flatMap((s) => s.stubs);
   for (const stub of new Set(stubs)) {
     const n = named.filter((x) => x === stub).length;

@@ -29,11 +29,15 @@ describe("阶段表（tooling/stages.ts）", () => {
     });
   }
 
-  it("表写错了会被发现：空白重复、点名了不存在的空白、小节不存在、阶段太多", () => {
+  it("表写错了会被发现：空白重复、点名了不存在的空白、小节不存在、没有阶段或阶段太多", () => {
     const stage = { title: "A", asks: "a", stubs: ["f"], section: "1. A" };
     expect(stageTableProblems("s99", [stage, { ...stage, stubs: ["f", "g"] }], ["f"], ["1. A"]).join("\n")).toMatch(/f is in 2 stages[\s\S]*no stub named g/);
     expect(stageTableProblems("s99", [stage, { ...stage, stubs: ["g"], section: "2. B" }], ["f", "g"], ["1. A"])).toEqual(["s99 stage 2 (A): README has no section 「2. B」"]);
-    expect(stageTableProblems("s99", [stage], ["f"], ["1. A"])).toEqual(["s99: 1 stages, want 2–4"]);
+    // 一个阶段可以（机制只有一个函数的课，D52）；没有阶段、五个阶段都不行
+    expect(stageTableProblems("s99", [stage], ["f"], ["1. A"])).toEqual([]);
+    expect(stageTableProblems("s99", [], [], ["1. A"])).toEqual(["s99: 0 stages, want 1–4"]);
+    const five = ["f", "g", "h", "i", "j"].map((f) => ({ ...stage, stubs: [f] }));
+    expect(stageTableProblems("s99", five, ["f", "g", "h", "i", "j"], ["1. A"])).toEqual(["s99: 5 stages, want 1–4"]);
     expect(stageTableProblems("s99", [stage, { ...stage, stubs: ["g"] }], ["f", "g", "h"], ["1. A"])).toEqual(["s99: stub h is in 0 stages, want exactly 1"]);
   });
 
