@@ -74,17 +74,25 @@ describe("四级提示：逐级多露一点，前三级不露答案", () => {
     });
   }
 
-  it("s04 ToolRegistry.run：第 1 级是 README 那一小节的正文（表格在，代码块不在），第 3 级留着控制结构和注释", () => {
+  it("s04 ToolRegistry.run：第 1 级是 README 那一小节的正文（列表在，代码块不在），第 3 级留着控制结构和注释", () => {
     const lesson = lessonOf("s04");
     const run = practiceOf("s04").stubs.find((s) => s.name === "ToolRegistry.run");
     if (run === undefined) throw new Error("s04 has no ToolRegistry.run stub");
     const [l1, l2, l3] = levelsOf(lesson, run);
     expect(l1).toContain("永远回一段文字，从不抛错");
-    expect(l1).toMatch(/^\|.*handler 跑了吗.*\|$/m);
+    expect(l1).toMatch(/^1\. \*\*按名字找工具。\*\*/m);
+    expect(l1).not.toContain("entry.tool.handler(");
     expect(l2).toMatch(/run\(call: ToolCall\): string \{\n\s+…\n\s+\}\n\}$/);
     expect(l3).toContain("} catch (error) {");
-    expect(l3).toContain("// 校验也包在 try 里");
+    expect(l3).toContain("// 参数是模型给的，不可信");
     expect(l3).toContain("if (…) return …;");
+  });
+
+  it("s04 runOneTurn：第 1 级留着那一小节的表格", () => {
+    const stub = practiceOf("s04").stubs.find((s) => s.name === "runOneTurn");
+    if (stub === undefined) throw new Error("s04 has no runOneTurn stub");
+    expect(stub.section).toBe("6. 一定会停：maxTurns");
+    expect(hintBody(lessonOf("s04"), stub, 1)).toMatch(/^\|.*Pi 的说法.*\|$/m);
   });
 
   it("改坏的提示会被抓到：第 3 级就是答案、第 3 级没比第 2 级多、第 4 级少了一行", () => {
@@ -94,7 +102,7 @@ describe("四级提示：逐级多露一点，前三级不露答案", () => {
     const [l1, l2, l3, l4] = levelsOf(lesson, run);
     expect(levelProblems(run, [l1, l2, l4, l4]).some((p) => p.includes("level 3 shows the answer line"))).toBe(true);
     expect(levelProblems(run, [l1, l2, l2, l4])).toContain("ToolRegistry.run: level 3 does not show strictly more than level 2");
-    const shorter = l4.replace(/^.*safeParse.*$/m, "");
+    const shorter = l4.replace(/^.*parseArguments.*$/m, "");
     expect(levelProblems(run, [l1, l2, l3, shorter])).toContain("ToolRegistry.run: level 4 is not the whole answer");
     expect(levelProblems(run, ["```ts\nx\n```", l2, l3, l4])).toContain("ToolRegistry.run: level 1 shows a code block");
   });
