@@ -2,8 +2,40 @@
 // 这里各自守住 README 讲这个零件的那一小节说的事。练习的阶段（tooling/stages.ts）里，只包含这些零件的阶段靠它们变绿。
 import { expect, it } from "vitest";
 import { echoTool } from "../../tooling/agent.ts";
-import type { Input, LessonModule, Loader, ToolLike } from "../../tooling/lesson.ts";
+import type { Event, ExtensionApiLike, Input, LessonModule, Loader, ToolLike } from "../../tooling/lesson.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
+import { watchUnhandled } from "../properties/common.ts";
+
+/** 一条手写的事件流：交出 items，碰到 BROKE 就抛错。 */
+const BROKE = Symbol("the stream throws here");
+async function* events(...items: unknown[]): AsyncGenerator<Event> {
+  for (const item of items) {
+    if (item === BROKE) throw new Error("connection reset");
+    yield item as Event;
+  }
+}
+
+// ── s03 起：collectAssistantMessage ──────────────────────
+forLessonsFrom("stream", (_id, load) => {
+  it("collectAssistantMessage 直接调用：四种结局各得一条回答——正常收尾按顺序拼文字、stopReason 取结尾事件；中途抛错、没收尾、坏事件都留下已收到的文字，换行接 error: 和原因", async () => {
+    const { collectAssistantMessage } = await load();
+    const start = { type: "message_start" };
+    const delta = (text: string) => ({ type: "text_delta", text });
+    expect(await collectAssistantMessage(events(start, delta("一"), delta("二"), { type: "message_end", stopReason: "error" }))).toEqual({
+      role: "assistant",
+      content: "一二",
+      stopReason: "error",
+    });
+    expect(await collectAssistantMessage(events(start, { type: "message_end", stopReason: "stop" }))).toEqual({ role: "assistant", content: "", stopReason: "stop" });
+    expect(await collectAssistantMessage(events(start, delta("半句"), BROKE))).toEqual({ role: "assistant", content: "半句\nerror: connection reset", stopReason: "error" });
+    expect(await collectAssistantMessage(events(BROKE))).toEqual({ role: "assistant", content: "error: connection reset", stopReason: "error" });
+    expect(await collectAssistantMessage(events(start, delta("x")))).toEqual({ role: "assistant", content: "x\nerror: stream ended without message_end", stopReason: "error" });
+    expect(await collectAssistantMessage(events())).toEqual({ role: "assistant", content: "error: stream ended without message_end", stopReason: "error" });
+    const bad = await collectAssistantMessage(events(start, delta("前"), { type: "nope" }, { type: "message_end", stopReason: "stop" }));
+    expect(bad.stopReason).toBe("error");
+    expect(bad.content).toMatch(/^前\nerror: \S/);
+  });
+});
 
 // ── s04 起：ToolRegistry.run ─────────────────────────────
 forLessonsFrom("toolLoop", (_id, load) => {
@@ -23,6 +55,97 @@ forLessonsFrom("toolLoop", (_id, load) => {
     expect(run("boom", {})).toBe("error: kaput");
     expect(run("num", {})).toMatch(/^error: tool "num" returned 42/);
     expect(echo.calls).toHaveLength(1);
+  });
+});
+
+// ── s09 起：ExtensionRuntime.use ─────────────────────────
+/** use 登记的工具只看 registry（命令要 runCommand、监听要 emit，那是下一阶段的事）。 */
+const toolNames = (registry: { getSpecs(): { name: string }[] }): string[] => registry.getSpecs().map((s) => s.name);
+
+forLessonsFrom("extensions", (_id, load) => {
+  it("ExtensionRuntime.use 直接调用：扩展登记的工具先记在一边，扩展函数顺利返回才进 registry；中途抛错记一行 error: extension \"<名字>\" failed to load: <原因>，什么都不留下，下一个照装", async () => {
+    const mod = await load();
+    const registry = new mod.ToolRegistry();
+    const runtime = new mod.ExtensionRuntime(registry);
+    const seenWhileLoading: string[][] = [];
+    runtime.use(function good(api) {
+      api.registerTool(echoTool("a").tool);
+      seenWhileLoading.push(toolNames(registry));
+      api.registerTool(echoTool("b").tool);
+    });
+    expect(seenWhileLoading).toEqual([[]]);
+    expect(toolNames(registry)).toEqual(["a", "b"]);
+    expect(runtime.errors).toEqual([]);
+    expect(() =>
+      runtime.use(function bad(api) {
+        api.registerTool(echoTool("half").tool);
+        throw new Error("config missing");
+      }),
+    ).not.toThrow();
+    runtime.use((api) => api.registerTool(echoTool("c").tool));
+    expect(runtime.errors).toEqual(['error: extension "bad" failed to load: config missing']);
+    expect(toolNames(registry)).toEqual(["a", "b", "c"]);
+    // 直接写在参数里的箭头函数没有名字
+    runtime.use(() => {
+      throw new Error("x");
+    });
+    expect(runtime.errors.at(-1)).toBe('error: extension "anonymous" failed to load: x');
+  });
+
+  it("ExtensionRuntime.use 的重名：撞上已有的工具、同一个扩展里登记两次，整个扩展不装；装的时候别的扩展先占了名字，提交前再对一遍，也整个不装", async () => {
+    const mod = await load();
+    const registry = new mod.ToolRegistry();
+    const runtime = new mod.ExtensionRuntime(registry);
+    registry.register(echoTool("t").tool);
+    runtime.use(function clash(api) {
+      api.registerTool(echoTool("fresh").tool);
+      api.registerTool(echoTool("t").tool);
+    });
+    runtime.use(function twice(api) {
+      api.registerTool(echoTool("u").tool);
+      api.registerTool(echoTool("u").tool);
+    });
+    expect(toolNames(registry)).toEqual(["t"]);
+    expect(runtime.errors).toEqual(['error: extension "clash" failed to load: tool "t" is already registered', 'error: extension "twice" failed to load: tool "u" is already registered']);
+    // outer 装到一半又 use 了 inner，inner 先把 v 装上了：outer 登记的 v 在它自己的账上不撞，提交前再对一遍才发现
+    expect(() =>
+      runtime.use(function outer(api) {
+        runtime.use(function inner(innerApi) {
+          innerApi.registerTool(echoTool("v").tool);
+        });
+        api.registerTool(echoTool("w").tool);
+        api.registerTool(echoTool("v").tool);
+      }),
+    ).not.toThrow();
+    expect(toolNames(registry)).toEqual(["t", "v"]);
+    expect(runtime.errors.at(-1)).toBe('error: extension "outer" failed to load: tool "v" is already registered');
+  });
+
+  it("ExtensionRuntime.use 的关卡：装完以后再登记被清楚地拒绝；交来的不是函数、async 的扩展整个不装，错误说清楚，那个 Promise 的失败被接住", async () => {
+    const mod = await load();
+    const registry = new mod.ToolRegistry();
+    const runtime = new mod.ExtensionRuntime(registry);
+    let saved: ExtensionApiLike | undefined;
+    runtime.use(function late(api) {
+      saved = api;
+    });
+    expect(() => saved?.registerTool(echoTool("later").tool)).toThrow('extension "late" tried to register tool "later" after it finished loading');
+    expect(toolNames(registry)).toEqual([]);
+    const unhandled = watchUnhandled();
+    const rejected = Promise.reject(new Error("import failed"));
+    runtime.use(rejected as unknown as Parameters<typeof runtime.use>[0]);
+    runtime.use(async function asyncExt(api: ExtensionApiLike) {
+      await Promise.resolve();
+      api.registerTool(echoTool("never").tool);
+      throw new Error("too late");
+    } as unknown as Parameters<typeof runtime.use>[0]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(unhandled.stop()).toEqual([]);
+    expect(runtime.errors).toEqual([
+      "error: extension \"anonymous\" failed to load: an extension must be a function, got a Promise",
+      "error: extension \"asyncExt\" failed to load: it returned a Promise; an extension must register everything before it returns",
+    ]);
+    expect(toolNames(registry)).toEqual([]);
   });
 });
 
