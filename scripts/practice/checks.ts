@@ -85,7 +85,7 @@ function killGroup(child: ChildProcess): void {
  * Promise 空转，worker 里的定时器永远等不到，vitest 自己的超时和 worker 的消息都出不来，只能从外面看。
  * 卡住的是哪个测试：worker 里同步记下的「开始了、没结束」的那个（scripts/practice/worker-events.ts）。
  */
-export async function runCourseTests(id: string, file: string, files: string[], silenceMs: number): Promise<TestRun> {
+export async function runCourseTests(id: string, file: string, files: string[], silenceMs: number, signal?: AbortSignal): Promise<TestRun> {
   const dir = mkdtempSync(join(tmpdir(), "learn-pi-check-"));
   const events = join(dir, "events.ndjson");
   const child = spawn(
@@ -105,6 +105,8 @@ export async function runCourseTests(id: string, file: string, files: string[], 
   const log = new EventLog(events);
   let silent: number | undefined;
   const exit = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
+  // 用不着了（类型检查没过）：整组杀掉，结果没人要
+  signal?.addEventListener("abort", () => killGroup(child), { once: true });
   const watchdog = setInterval(() => {
     log.drain();
     if (!log.done && Date.now() - log.lastEvent > silenceMs) {
@@ -318,13 +320,13 @@ export type StageProgress = { current: number; of: number; stage: Stage; restHer
  * ③④ 行为测试和黄金轨迹：一次 vitest，结果按阶段分组（tooling/stages.ts 的表，tooling/stages.json 的测试归属）。
  * 第一个有测试没过的阶段是「当前阶段」：前面的阶段过了，后面的先不看；只解释当前阶段的第一个失败。
  */
-async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs: number): Promise<StageProgress | undefined> {
+async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs: number, started: Promise<TestRun>): Promise<StageProgress | undefined> {
   const files = courseTestFiles();
   const order = [...files.behaviour, ...files.golden];
   const stages = stagesOf(id);
   const names = stages.map((s, i) => stageName(i + 1, s));
   tally.expect(names);
-  const run = await runCourseTests(id, file, order, stuckMs);
+  const run = await started;
   const progress = (current: number, restHere: number, later: number): StageProgress => ({ current, of: stages.length, stage: stages[current - 1], restHere, later });
   if (run.crashed !== undefined) {
     tally.fail(names[0], "没跑完", { title: "测试没跑完", lines: [run.crashed] });
@@ -395,11 +397,18 @@ export async function runChecks(id: string, file: string, options: CheckOptions 
   const tally = new Tally();
   tally.expect([names.types, names.api]);
   const stop = (stage?: StageProgress): Outcome => ({ id, file, checks: tally.ordered(names.demo), first: tally.first, stage, ok: false, unmapped: tally.unmapped });
+  // ③④ 的 vitest 子进程先起，类型检查和 API 在它启动、收集测试的这一两秒里做完（两核机器上一次 check 省下一秒多）；
+  // 类型或 API 没过，测试的结果就不要了，子进程当场杀掉
+  const files = courseTestFiles();
+  const cancel = new AbortController();
+  const started = runCourseTests(id, file, [...files.behaviour, ...files.golden], opts.stuckMs, cancel.signal);
   if (!checkTypesAndApi(id, file, tally, names)) {
+    cancel.abort();
+    await started;
     tally.expect(stagesOf(id).map((s, i) => stageName(i + 1, s)));
     return stop();
   }
-  const stage = await checkCourseTests(id, file, tally, opts.stuckMs);
+  const stage = await checkCourseTests(id, file, tally, opts.stuckMs, started);
   if (stage !== undefined) return stop(stage);
   // ⑤ 演示：所有阶段都过了才比
   const demo = await checkDemo(id, file, opts.demoTimeoutMs);
