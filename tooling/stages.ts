@@ -1,7 +1,7 @@
 // 阶段表：每课的练习分成几个按顺序做的阶段，每个阶段单独能变绿。npm run check 按它分组报告，停在第一个没过的阶段。
 // 每个阶段写明：一个短标题、它要你做什么（一句话）、它包含哪几处空白（名字和 scripts/practice/stub.ts 起的一样，
 // 如 `ToolRegistry.run`、`runEventedToolLoop › finish`）、该回头读 README 的哪一小节。
-// 哪些测试归哪个阶段不写在这里：由 npm run gen:stages 真跑出来，存在 tooling/stages.json（见 scripts/practice/gen-stages.ts）。
+// 哪些测试归哪个阶段、每个测试靠哪几处空白不写在这里：由 npm run gen:stages 真跑出来，存在 tooling/stages.json（见 scripts/practice/gen-stages.ts）。
 // 表和练习文件、README 对得上吗，由 tests/practice/stages.test.ts 核对。
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ export type Stage = {
   title: string;
   /** 这个阶段要你做什么：一句学习者的话。 */
   asks: string;
-  /** 这个阶段要填的空白，名字和 makePractice 给的 Stub.name 一样。 */
+  /** 这个阶段要填的空白，名字和 makePractice 给的 Stub.name 一样；按练习的顺序，主角在前（inStageOrder、blame 都照它）。 */
   stubs: readonly string[];
   /** 该回头读的 README 小节：「工作原理」里的 H3 标题（或加粗开头的段落），和 Stub.section 同一种写法。 */
   section: string;
@@ -71,7 +71,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
     {
       title: "循环和上限",
       asks: "问模型、执行它要的工具、把结果交回去，直到回答不再要工具，最多问 maxTurns 次",
-      stubs: ["buildProviderInput", "runEventedToolLoop", "runOneTurn"],
+      stubs: ["runEventedToolLoop", "buildProviderInput", "runOneTurn"],
       section: "5. 循环本身：runEventedToolLoop",
     },
   ],
@@ -93,7 +93,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
     {
       title: "拍快照",
       asks: "一轮开头把历史和工具清单整份复制下来，请求从快照拼",
-      stubs: ["toProviderMessage", "buildProviderInput", "createTurnSnapshot"],
+      stubs: ["createTurnSnapshot", "buildProviderInput", "toProviderMessage"],
       section: "2. 拍快照：createTurnSnapshot",
     },
     {
@@ -147,7 +147,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
     {
       title: "装扩展",
       asks: "use 让扩展登记工具、命令和事件处理，先记在一边，顺利装完才生效；装到一半抛错的扩展什么都不留下",
-      stubs: ["ToolRegistry.register", "ExtensionRuntime.use"],
+      stubs: ["ExtensionRuntime.use", "ToolRegistry.register"],
       section: "4. ExtensionRuntime：装扩展、发事件、跑命令",
     },
     {
@@ -159,7 +159,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
     {
       title: "循环说出事件",
       asks: "循环每存一条消息、每轮收尾，都对扩展说一句",
-      stubs: ["runEventedToolLoop › store", "runEventedToolLoop › finish", "runEventedToolLoop"],
+      stubs: ["runEventedToolLoop", "runEventedToolLoop › store", "runEventedToolLoop › finish"],
       section: "2. RuntimeEvent：core 对外说的两句话",
     },
   ],
@@ -201,7 +201,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
     {
       title: "验包",
       asks: "loadPackage 先验形状，再照清单逐个取内容，缺了哪个就点哪个的名",
-      stubs: ["pick", "resourceKind", "loadPackage"],
+      stubs: ["loadPackage", "pick", "resourceKind"],
       section: "第三步：再验清单和内容对不对得上",
     },
     {
@@ -219,7 +219,7 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
     {
       title: "装，但先查冲突",
       asks: "installPackage 先查同名的包、工具和命令，全都不冲突才装上",
-      stubs: ["ExtensionRuntime.hasCommand", "installPackage"],
+      stubs: ["installPackage", "ExtensionRuntime.hasCommand"],
       section: "第六步：装，但先查冲突",
     },
   ],
@@ -229,14 +229,15 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
 export const stubsThrough = (id: string, k: number): Set<string> => new Set(stagesOf(id).slice(0, k).flatMap((s) => s.stubs));
 
 /**
- * 练习的顺序：空白按所在阶段排（同一阶段里保持原来的先后）。npm run hint 照这个顺序找「现在练的那一处」，
- * 和 check 停在哪个阶段是同一个顺序。表里没有的名字排在最后（tests/practice/stages.test.ts 保证不会有）。
+ * 练习的顺序：空白按所在阶段排，同一阶段里按阶段表列的先后（表先列这个阶段的主角，跟着改的小地方排在后面）。
+ * npm run hint 照这个顺序找「现在练的那一处」，check 的「再读」在几处空白都可能是错处时也按它挑第一处。
+ * 表里没有的名字排在最后（tests/practice/stages.test.ts 保证不会有）。
  */
 export function inStageOrder<T extends { name: string }>(id: string, stubs: readonly T[]): T[] {
-  const stages = stagesOf(id);
+  const order = stagesOf(id).flatMap((s) => s.stubs);
   const rank = (t: T): number => {
-    const k = stages.findIndex((s) => s.stubs.includes(t.name));
-    return k < 0 ? stages.length : k;
+    const k = order.indexOf(t.name);
+    return k < 0 ? order.length : k;
   };
   return stubs.map((t, i) => ({ t, i, k: rank(t) })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.t);
 }
@@ -275,12 +276,15 @@ export function stageTableProblems(id: string, stages: readonly Stage[], stubs: 
   return problems;
 }
 
-// ── 哪些测试归哪个阶段（生成的 tooling/stages.json） ──────────
+// ── 哪些测试归哪个阶段、靠哪几处空白（生成的 tooling/stages.json） ──────────
 /**
- * 课号 → 测试，按阶段分：第 k 个（k ≥ 1）是第 k 阶段才变绿的测试；第 0 个是刚生成的练习文件上就过的测试
- * （前几课的机制，这一课没碰），报告里算在第 1 阶段。测试写成 testKey。npm run gen:stages 生成，别手改。
+ * 一课的测试，npm run gen:stages 真跑出来，别手改。测试写成 testKey。
+ * stages：按阶段分，第 k 个（k ≥ 1）是第 k 阶段才变绿的测试；第 0 个是刚生成的练习文件上就过的测试
+ * （前几课的机制，这一课没碰），报告里算在第 1 阶段。
+ * needs：测试 → 它靠的空白（按练习的顺序）：别的空白都填好、只把这一处留成 TODO 时它过不了。一处都不靠的测试不列。
  */
-export type StageMap = Record<string, string[][]>;
+export type LessonTests = { stages: string[][]; needs: Record<string, string[]> };
+export type StageMap = Record<string, LessonTests>;
 
 export const STAGE_MAP_FILE = join(ROOT, "tooling", "stages.json");
 
@@ -297,6 +301,31 @@ export function readStageMap(file: string = STAGE_MAP_FILE): StageMap {
  */
 export function stageOfTest(map: StageMap, id: string, t: { file: string; name: string }): number {
   const stages = stagesOf(id);
-  const at = (map[id] ?? []).findIndex((keys) => keys.includes(testKey(t)));
+  const at = (map[id]?.stages ?? []).findIndex((keys) => keys.includes(testKey(t)));
   return at < 0 ? stages.length : Math.max(1, at);
+}
+
+/** 测试靠的空白；表里没有这个测试（生成之后新加的）是 undefined。 */
+export function needsOf(map: StageMap, id: string, t: { file: string; name: string }): readonly string[] | undefined {
+  const tests = map[id];
+  const key = testKey(t);
+  if (tests === undefined || !tests.stages.some((keys) => keys.includes(key))) return undefined;
+  return tests.needs[key] ?? [];
+}
+
+/**
+ * 第 k 阶段没过，该怪哪个测试、哪一处空白（「再读」指的就是那一处空白的 README 小节）。
+ * 前面的阶段都过了，所以只数这个阶段的空白：挑没过的测试里靠这个阶段的空白最少的那个——它最直接，
+ * 一个零件自己的测试（tests/behaviour/parts.test.ts 那种）只靠它一处；一样少就按文件和行的先后。
+ * 怪的是它靠的这个阶段的空白里练习顺序最前的那一处；它一处都不靠（或者是表里没有的新测试）就没有空白可怪，由调用方指回阶段自己的小节。
+ */
+export function blame<T extends { file: string; name: string }>(map: StageMap, id: string, k: number, failed: readonly T[]): { test: T; stub?: string } | undefined {
+  const here = stagesOf(id)[k - 1]?.stubs ?? [];
+  const scored = failed.map((test, i) => {
+    const needs = needsOf(map, id, test);
+    const mine = needs === undefined ? undefined : here.filter((s) => needs.includes(s));
+    return { test, i, mine, size: mine === undefined || mine.length === 0 ? Infinity : mine.length };
+  });
+  const best = scored.sort((a, b) => a.size - b.size || a.i - b.i)[0];
+  return best === undefined ? undefined : { test: best.test, stub: best.mine?.[0] };
 }

@@ -10,7 +10,7 @@ import { howItWorks } from "../../scripts/practice/readme.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
-import { readStageMap, stageOfTest, stageTableProblems, stagesOf } from "../../tooling/stages.ts";
+import { blame, readStageMap, stageOfTest, stageTableProblems, stagesOf } from "../../tooling/stages.ts";
 
 const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
 
@@ -22,10 +22,18 @@ describe("阶段表（tooling/stages.ts）", () => {
       expect(stageTableProblems(id, stagesOf(id), stubs, howItWorks(readme(id)).map((p) => p.title))).toEqual([]);
       const owned = map[id];
       expect(owned, `tooling/stages.json has no ${id}: run npm run gen:stages`).toBeDefined();
-      expect(owned?.length, `${id}: tooling/stages.json is out of date with tooling/stages.ts: run npm run gen:stages`).toBe(stagesOf(id).length + 1);
-      for (const [k, tests] of (owned ?? []).entries()) {
+      expect(owned?.stages.length, `${id}: tooling/stages.json is out of date with tooling/stages.ts: run npm run gen:stages`).toBe(stagesOf(id).length + 1);
+      for (const [k, tests] of (owned?.stages ?? []).entries()) {
         if (k > 0) expect(tests.length, `${id} stage ${k} owns no test that fails before it: write a focused behaviour test for its part`).toBeGreaterThan(0);
       }
+      // 测试靠的空白：都是这一课的空白，都是表里的测试；每处空白都至少有一个测试靠它（不然它写错了什么都拦不住）
+      const tests = new Set(owned?.stages.flat());
+      const needs = Object.entries(owned?.needs ?? {});
+      for (const [test, on] of needs) {
+        expect(tests.has(test), `${id}: ${test} has needs but no stage: run npm run gen:stages`).toBe(true);
+        for (const stub of on) expect(stubs, `${id}: ${test} needs ${stub}, which the practice file no longer has: run npm run gen:stages`).toContain(stub);
+      }
+      for (const stub of new Set(stubs)) expect(needs.some(([, on]) => on.includes(stub)), `${id}: no test needs ${stub}`).toBe(true);
     });
   }
 
@@ -42,10 +50,32 @@ describe("阶段表（tooling/stages.ts）", () => {
   });
 
   it("第 0 组（刚生成的文件上就过的）算第 1 阶段；表里没有的测试（生成之后才加的）算最后一个阶段", () => {
-    const map = { s04: [["tests/a.test.ts: s04 > old"], [], ["tests/a.test.ts: s04 > x"], []] };
+    const map = { s04: { stages: [["tests/a.test.ts: s04 > old"], [], ["tests/a.test.ts: s04 > x"], []], needs: {} } };
     expect(stageOfTest(map, "s04", { file: "tests/a.test.ts", name: "s04 > old" })).toBe(1);
     expect(stageOfTest(map, "s04", { file: "tests/a.test.ts", name: "s04 > x" })).toBe(2);
     expect(stageOfTest(map, "s04", { file: "tests/a.test.ts", name: "s04 > new" })).toBe(stagesOf("s04").length);
+  });
+});
+
+describe("没过的时候怪谁（tooling/stages.ts 的 blame）", () => {
+  // s04 第 3 阶段：buildProviderInput、runEventedToolLoop、runOneTurn（练习顺序看表）
+  const [first, second, third] = stagesOf("s04")[2].stubs;
+  const t = (name: string) => ({ file: "tests/a.test.ts", name: `s04 > ${name}` });
+  const map = {
+    s04: {
+      stages: [[], [], [], ["tests/a.test.ts: s04 > loop", "tests/a.test.ts: s04 > direct", "tests/a.test.ts: s04 > nothing"]],
+      needs: { "tests/a.test.ts: s04 > loop": ["ToolRegistry.run", first, second, third], "tests/a.test.ts: s04 > direct": [second] },
+    },
+  };
+  it("讲靠这个阶段的空白最少的那个测试，怪它靠的那一处；几处都靠时怪练习顺序最前的那一处；前面阶段的空白不算", () => {
+    expect(blame(map, "s04", 3, [t("loop"), t("direct")])).toEqual({ test: t("direct"), stub: second });
+    expect(blame(map, "s04", 3, [t("loop")])).toEqual({ test: t("loop"), stub: first });
+  });
+  it("会失败：只按先后挑会讲错测试；一处都不靠、表里没有的测试排在后面，也说不出怪谁", () => {
+    expect(blame(map, "s04", 3, [t("loop"), t("direct")])?.test).not.toEqual(t("loop"));
+    expect(blame(map, "s04", 3, [t("nothing"), t("new"), t("loop")])).toEqual({ test: t("loop"), stub: first });
+    expect(blame(map, "s04", 3, [t("nothing"), t("new")])).toEqual({ test: t("nothing"), stub: undefined });
+    expect(blame(map, "s04", 3, [])).toBeUndefined();
   });
 });
 
