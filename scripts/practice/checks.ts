@@ -17,11 +17,12 @@ import { resolveCommand } from "../../tooling/demos.ts";
 import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
 import { ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
-import { type Stage, readStageMap, stageOfTest, stagesOf, testKey } from "../../tooling/stages.ts";
+import { type Stage, blame, readStageMap, stageOfTest, stagesOf, testKey } from "../../tooling/stages.ts";
 import { type CheckNames, checkNames, stageName } from "./check-names.ts";
 import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, ruleWords, testLines, todoLines, traceLines } from "./explain.ts";
 import { howItWorks } from "./readme.ts";
 import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
+import { makePractice } from "./stub.ts";
 
 export type Status = "pass" | "fail" | "skip";
 export type CheckResult = { name: string; status: Status; note: string };
@@ -333,7 +334,7 @@ async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs:
     return progress(1, 0, 0);
   }
   const map = readStageMap();
-  const known = new Set((map[id] ?? []).flat());
+  const known = new Set((map[id]?.stages ?? []).flat());
   tally.unmapped = run.tests.map(testKey).filter((k) => !known.has(k));
   const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
   const groups = stages.map((_, i) => sorted.filter((t) => stageOfTest(map, id, t) === i + 1));
@@ -365,17 +366,22 @@ async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs:
     const failed = g.filter((t) => t.state === "failed");
     const note = `${g.length} 个里过了 ${g.length - notPassed(g)} 个${finished.length < g.length ? `（${g.length - finished.length} 个没跑完）` : ""}`;
     let finding: Finding;
+    // 讲哪个测试、怪哪一处空白：卡住的就是卡住的那个；否则是没过的里面最直接的那个（tooling/stages.ts 的 blame）
+    const blamed = blame(map, id, k, hungAt === k && run.hung !== undefined ? [run.hung] : failed);
     if (hungAt === k && run.hung !== undefined) {
       finding = {
         title: `卡住了：「${testTitle(run.hung)}」跑了 ${Math.round((run.hungMs ?? 0) / 1000)} 秒还没结束，检查停了下来`,
         lines: [HANG_HINT],
         about: ruleWords(run.hung.name),
       };
-    } else if (g.length === 0) {
+    } else if (g.length === 0 || blamed === undefined) {
       finding = { title: `没找到 ${id} 第 ${k} 阶段的测试`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] };
-    } else finding = await explainTest(id, file, failed[0], files.golden.includes(failed[0].file), stuckMs, k);
-    // 撞上空白时，TODO 的提示已经指着 README 的小节了，不再重复
-    if (!finding.lines.some((l) => l.includes("README.md「"))) finding.reread = rereadLine(id, stage);
+    } else finding = await explainTest(id, file, blamed.test, files.golden.includes(blamed.test.file), stuckMs, k);
+    // 撞上空白时，TODO 的提示已经指着 README 的小节了，不再重复；否则指向这个测试靠的那一处空白的小节，说不出是哪一处就指阶段的小节
+    if (!finding.lines.some((l) => l.includes("README.md「"))) {
+      const section = (blamed?.stub === undefined ? undefined : stubSection(id, blamed.stub)) ?? stage.section;
+      finding.reread = rereadLine(id, section);
+    }
     tally.fail(names[i], note, finding);
     const later = groups.slice(k).reduce((n, h) => n + notPassed(h), 0);
     return progress(k, Math.max(0, notPassed(g) - 1), later);
@@ -383,12 +389,15 @@ async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs:
   return undefined;
 }
 
-/** 阶段要重读的那一小节，写成 `s04_tool_loop/README.md:158「5. 循环本身：runEventedToolLoop」`。 */
-function rereadLine(id: string, stage: Stage): string {
+/** 要重读的那一小节，写成 `s04_tool_loop/README.md:158「5. 循环本身：runEventedToolLoop」`。 */
+function rereadLine(id: string, section: string): string {
   const dir = lessonDir(id);
-  const line = howItWorks(readFileSync(join(ROOT, dir, "README.md"), "utf8")).find((p) => p.title === stage.section)?.line;
-  return `${dir}/README.md${line === undefined ? "" : `:${line}`}「${stage.section}」`;
+  const line = howItWorks(readFileSync(join(ROOT, dir, "README.md"), "utf8")).find((p) => p.title === section)?.line;
+  return `${dir}/README.md${line === undefined ? "" : `:${line}`}「${section}」`;
 }
+
+/** 一处空白讲在 README 的哪一小节（和练习文件里 TODO 那句话点的是同一个，scripts/practice/stub.ts 的 Stub.section）。 */
+const stubSection = (id: string, name: string): string | undefined => makePractice(id, { verify: false }).stubs.find((s) => s.name === name)?.section;
 
 /** 检查 file（学习者的练习文件，或 --solution 时这一课自己的 code.ts）是不是 id 这一课的一个正确实现。 */
 export async function runChecks(id: string, file: string, options: CheckOptions = {}): Promise<Outcome> {

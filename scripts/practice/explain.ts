@@ -13,7 +13,7 @@ const TODO = /TODO s\d\d: [^"\n\\]*/;
 
 /**
  * 报告里「第一个没过的」那一段：标题一行，下面几行细节。about：这个测试守的规则或决策，用术语表的话说
- * （「R5 循环一定会停」）；scenario：黄金轨迹的场景在演什么；reread：该回头读的 README 那一行。
+ * （「R5 循环一定会停」）；scenario：黄金轨迹的场景在演什么；reread：该回头读的 README 那一行（这个测试靠的那一处空白的小节）。
  */
 export type Finding = { title: string; lines: string[]; about?: string; scenario?: string; reread?: string };
 
