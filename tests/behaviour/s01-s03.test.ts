@@ -28,6 +28,23 @@ forLessonsFrom("s01", (id, load) => {
   });
 });
 
+// ── s01–s02：provider 一次交回整段文字（s03 起换成事件流，那时由 collectAssistantMessage 把关） ──
+forLessonsFrom(
+  "s01",
+  (id, load) => {
+    it("provider 回的不是文字（数字、对象、undefined）：按出错处理，回答是 error: provider must return a string, got <类型>，和出错一样存进历史", async () => {
+      const mod = await load();
+      for (const [value, type] of [[42, "number"], [{ text: "hi" }, "object"], [undefined, "undefined"]] as const) {
+        const { agent, messages } = makeAgent(id, mod, { provider: { complete: async () => value as unknown as string } });
+        const reply = await mod.runOneTurn(agent, "hi");
+        expect(reply).toEqual({ role: "assistant", content: `error: provider must return a string, got ${type}`, stopReason: "error" });
+        expect(messages()).toEqual([{ role: "user", content: "hi" }, reply]);
+      }
+    });
+  },
+  { before: "stream" },
+);
+
 // ── R7：core 碰不到进程的输出流，出错的路上也一样 ───────────────
 /** console 的每个方法和 process.stdout / stderr 的 write，被碰一下记一笔（并且不真的输出）。 */
 async function streamTouches(run: () => Promise<unknown>): Promise<string[]> {
