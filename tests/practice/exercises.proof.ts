@@ -1,7 +1,7 @@
 // 每个练习、每个阶段都在检查东西（npm run test:practice，.ci/run 也跑；太慢，不进 npm test）。对每一课证明：
 //   (a) 生成的练习文件通过类型检查，API 和这一课一样；check 停在第 1 阶段，拦在一处空白上；README「自己写一遍」贴的正是这时的输出
-//   (b) 每个阶段 k 一个看着像对的错误写法（scripts/practice/mistakes.ts）：前面的阶段写对了、第 k 阶段写错了、后面的还空着，
-//       check 说学习者在第 k 阶段，前面的阶段都过了，拦它的正是管这个机制的测试
+//   (b) 每处空白一个看着像对的错误写法（scripts/practice/mistakes.ts）：前面的阶段写对了、这一处写错了、后面的还空着，
+//       check 说学习者在这一处所在的阶段（不是更后面），前面的阶段都过了，拦它的正是管这个机制的测试，「再读」指着这一处的 README 小节
 //   (c) check --solution（这一课自己的 code.ts）每项全过，这一课的每个测试在 tooling/stages.json 里都归了阶段
 // 每一份报告都是给学习者的：没有维护者的命令、测试框架的名字、调用栈、颜色。
 // 再加命令行的坏输入：没有的课、还没生成的练习文件、语法错误、API 不一样。卡死由 s04 第 3 阶段的错误写法证明。
@@ -17,7 +17,7 @@ import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/r
 import { formatReport } from "../../scripts/practice/report.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { stagesOf } from "../../tooling/stages.ts";
+import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/stages.ts";
 import { MAINTAINER_TEXT } from "./learner-text.ts";
 
 const run = promisify(execFile);
@@ -40,6 +40,7 @@ const report = (outcome: Outcome, solution = false): string => {
 };
 const status = (outcome: Outcome): string[] => outcome.checks.map((c) => c.status);
 const finding = (outcome: Outcome): string => [outcome.first?.title ?? "", ...(outcome.first?.lines ?? [])].join("\n");
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe.concurrent("每一课的练习", () => {
   for (const id of LESSONS) {
@@ -65,21 +66,31 @@ describe.concurrent("每一课的练习", () => {
       expect(outcome.unmapped, "tests no stage owns yet: run npm run gen:stages and commit tooling/stages.json").toEqual([]);
     });
 
-    for (const [i, stage] of stages.entries()) {
-      const k = i + 1;
-      const mistake = MISTAKES.find((m) => m.lesson === id && m.stage === k);
-      it(`${id}：(b) 第 ${k} 阶段（${stage.title}）${mistake?.mistake ?? "（缺一个错误写法）"}，check 停在这一阶段`, async () => {
-        if (mistake === undefined) throw new Error(`scripts/practice/mistakes.ts has no mistake for ${id} stage ${k}`);
-        const outcome = await runChecks(id, place(`mistake-${k}`, id, mistakenPractice(mistake)));
-        const text = report(outcome);
-        expect(outcome.ok, text).toBe(false);
-        expect(status(outcome).slice(0, 2), "a mistake must type-check and keep the API, or it proves nothing about the mechanism").toEqual(["pass", "pass"]);
-        expect(outcome.stage?.current, text).toBe(k);
-        expect(status(outcome).slice(2, 2 + k), text).toEqual([...Array<string>(k - 1).fill("pass"), "fail"]);
-        expect(text).toContain(`你在第 ${k} 阶段（共 ${stages.length} 个）：${stage.title}`);
-        expect(finding(outcome), text).toMatch(mistake.caught);
-        expect(finding(outcome), "a written stage must not stop at its own or an earlier stub").not.toMatch(/跑到了还空着的地方|^还空着：/m);
-      });
+    // 每一处空白（同名的几段算一处）至少一个错误写法：拦在它自己的阶段，「再读」指着它的小节
+    const stubs = [...new Map(makePractice(id, { verify: false }).stubs.map((s) => [s.name, s])).values()];
+    for (const stub of inStageOrder(id, stubs)) {
+      const k = stageOfStub(id, stub.name)?.number ?? 0;
+      const stage = stages[k - 1];
+      const mistakes = MISTAKES.filter((m) => m.lesson === id && m.stub === stub.name);
+      if (mistakes.length === 0) {
+        it(`${id}：(b) 第 ${k} 阶段（${stage?.title}）的 ${stub.name}：缺一个错误写法`, () => {
+          throw new Error(`scripts/practice/mistakes.ts has no mistake for ${id} ${stub.name}`);
+        });
+      }
+      for (const [n, mistake] of mistakes.entries()) {
+        it(`${id}：(b) 第 ${k} 阶段（${stage?.title}）的 ${stub.name}：${mistake.mistake}，check 停在这一阶段，再读它的小节`, async () => {
+          const outcome = await runChecks(id, place(`mistake-${stub.name.replace(/\W+/g, "_")}-${n}`, id, mistakenPractice(mistake)));
+          const text = report(outcome);
+          expect(outcome.ok, text).toBe(false);
+          expect(status(outcome).slice(0, 2), "a mistake must type-check and keep the API, or it proves nothing about the mechanism").toEqual(["pass", "pass"]);
+          expect(outcome.stage?.current, `${stub.name} is a stage ${k} stub: a mistake in it must stop check at stage ${k}, not later\n${text}`).toBe(k);
+          expect(status(outcome).slice(2, 2 + k), text).toEqual([...Array<string>(k - 1).fill("pass"), "fail"]);
+          expect(text).toContain(`你在第 ${k} 阶段（共 ${stages.length} 个）：${stage?.title}`);
+          expect(finding(outcome), text).toMatch(mistake.caught);
+          expect(finding(outcome), "a written stage must not stop at its own or an earlier stub").not.toMatch(/跑到了还空着的地方|^还空着：/m);
+          expect(text, `the report must send the learner to ${stub.name}'s section`).toMatch(new RegExp(`^  再读：${lessonDir(id)}/README\\.md:\\d+「${escape(stub.section)}」$`, "m"));
+        });
+      }
     }
   }
 });
