@@ -97,7 +97,7 @@ export function firstFailurePart(report: string): string | undefined {
 }
 
 /**
- * 「试一下」里的「自己写一遍」说的是真的：有这一小节；一个 bash 块恰好是 `npm run practice -- sNN` 和
+ * 「试一下」里的「自己写一遍」说的是真的：「工作原理」开头让读者选先读还是先写（choiceProblems）；有这一小节；一个 bash 块恰好是 `npm run practice -- sNN` 和
  * `npm run check -- sNN` 两行；正文的行内代码点到了每一处空白（函数名，或空白所在的小函数名）；
  * 一个有序列表按顺序列出阶段表（tooling/stages.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
  * 后面的 text 块是学习者第一次 check 看到的那一段。output 给了（真跑了一次 check），text 块就得和它一字不差。
@@ -106,7 +106,7 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
   const say = (what: string): string => `${id} README 试一下 › ${PRACTICE_HEADING}: ${what}`;
   const part = practiceBlocks(readme);
   if (part === undefined) return [say(`missing: add "### ${PRACTICE_HEADING}" inside ## 试一下`)];
-  const out: string[] = [];
+  const out: string[] = [...choiceProblems(id, readme)];
   const items = (part.list?.children ?? []).map((item) => textOf(item).trim());
   if (items.length !== stages.length || stages.some((s, i) => !items[i].startsWith(s.title))) {
     out.push(say(`the numbered list must name the ${stages.length} stages of tooling/stages.ts in order (${stages.map((s) => s.title).join(" / ")}), got ${JSON.stringify(items.map((t) => t.slice(0, 20)))}`));
@@ -134,6 +134,19 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
     if (at >= 0) out.push(say(`the text block differs from what npm run check -- ${id} prints at line ${at + 1}: expected "${expected[at] ?? "(end)"}", got "${got[at] ?? "(end)"}"`));
   }
   return out;
+}
+
+/**
+ * 「工作原理」一开头先让读者选：接着往下读，还是先自己写一遍（issue 31）。那一段（段落或引用）得点到
+ * `npm run practice -- sNN` 和 `npm run hint -- sNN`，还得在别的内容之前：讲机制的代码一出现，答案就看见了。
+ */
+export function choiceProblems(id: string, readme: string): string[] {
+  const first = subsections(readme, "工作原理")[0]?.nodes[0];
+  const codes = first === undefined || (first.type !== "paragraph" && first.type !== "blockquote") ? [] : inlineCodes([first]);
+  const want = [`npm run practice -- ${id}`, `npm run hint -- ${id}`];
+  const missing = want.filter((c) => !codes.includes(c));
+  if (missing.length === 0) return [];
+  return [`${id} README 工作原理: must open with the choice to read on or build it first, naming ${want.map((c) => `\`${c}\``).join(" and ")} (missing ${missing.map((c) => `\`${c}\``).join(", ")} in its first paragraph)`];
 }
 
 const normalize = (text: string): string[] => {

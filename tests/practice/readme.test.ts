@@ -19,7 +19,7 @@ const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "R
 
 describe("每课 README 的「自己写一遍」", () => {
   for (const id of LESSONS) {
-    it(`${id}：两条命令、挖了哪些、第一次 check 看到的那一段`, () => {
+    it(`${id}：工作原理开头让读者选先读还是先写；两条命令、挖了哪些、第一次 check 看到的那一段`, () => {
       expect(checkPracticeSection(id, readme(id), makePractice(id, { verify: false }).stubs, stagesOf(id))).toEqual([]);
     });
   }
@@ -43,6 +43,9 @@ describe("「自己写一遍」的检查会失败", () => {
   const block = /```text\n(你在第[^`]*)```/.exec(text)?.[1] ?? "";
   const cases: { what: string; readme: string; output?: string; message: RegExp }[] = [
     { what: "没有这一小节", readme: text.replace("### 自己写一遍", "### 自己练"), message: /missing/ },
+    { what: "工作原理开头没让读者选先读还是先写", readme: text.replace(/^> 两种读法.*\n\n/m, ""), message: /工作原理: must open with the choice/ },
+    { what: "选的那一行没说怎么要提示", readme: text.replace("`npm run hint -- s04`", "`npm run hint`"), message: /missing `npm run hint -- s04`/ },
+    { what: "选的那一行不在工作原理的开头", readme: text.replace(/^(> 两种读法.*)\n\n(这一节的零件.*)$/m, "$2\n\n$1"), message: /工作原理: must open with the choice/ },
     { what: "命令写成了别的课", readme: text.replace("npm run check -- s04", "npm run check -- s03"), message: /exactly the two commands/ },
     { what: "漏说了一处空白", readme: text.replace("`recordToolCalls`、", ""), message: /`recordToolCalls`.*not named/ },
     { what: "阶段列错了顺序", readme: text.replace(`1. **${stages[0].title}**`, "1. **别的**").replace(`2. **${stages[1].title}**`, `2. **${stages[0].title}**`), message: /numbered list must name the 3 stages/ },
