@@ -261,7 +261,7 @@ export const MISTAKES: readonly Mistake[] = [
     mistake: "把回答推进了 currentPath 交出来的那个数组，树上什么都没挂",
     find: "      state.messages.append(message);",
     replace: "      void state.messages.currentPath().push(message);",
-    caught: /./,
+    caught: /"assistant"/,
   },
   {
     lesson: "s07",
@@ -269,7 +269,7 @@ export const MISTAKES: readonly Mistake[] = [
     mistake: "把用户的话推进了 currentPath 交出来的那个数组，树上什么都没挂",
     find: "  agent.state.messages.append({ role: \"user\", content: userInput });",
     replace: "  void agent.state.messages.currentPath().push({ role: \"user\", content: userInput });",
-    caught: /./,
+    caught: /"user"/,
   },
   {
     lesson: "s08",
