@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LESSONS, lessonNumber } from "../tooling/course.ts";
+import { displayWidth, padEnd } from "../tooling/display.ts";
 import { describeError } from "../tooling/lesson.ts";
 import { compareCaller, compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type FidelityTrace } from "./compare.ts";
 import { DIFFERENCES, FACT_DIFFERENCES } from "./differences.ts";
@@ -179,9 +180,9 @@ if (!existsSync(DOC_PATH) || readFileSync(DOC_PATH, "utf8") !== renderDoc()) {
 }
 
 // ── 表 ────────────────────────────────────────────────────
-/** 终端里的显示宽度：汉字和全角符号占两格。 */
-const width = (text: string): number => [...text].reduce((w, ch) => w + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1), 0);
-const pad = (text: string, w: number): string => text + " ".repeat(Math.max(0, w - width(text)));
+// 终端里的显示宽度：汉字和全角符号占两格（tooling/display.ts）
+const width = displayWidth;
+const pad = padEnd;
 const header = ["剧本", ...lessons];
 const widths = header.map((h, c) => Math.max(width(h), ...rows.map((r) => width(r[c]))));
 const line = (cells: string[]): string => `| ${cells.map((text, c) => pad(text, widths[c])).join(" | ")} |`;
