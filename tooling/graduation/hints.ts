@@ -42,8 +42,9 @@ function solutionCode(ex: Exercise, stub: GraduationStub): string {
 export function graduationHint(ex: Exercise, stub: GraduationStub, level: HintLevel, readme: string = readGraduationReadme()): string {
   if (level === 1) return proseHint(readme, ex.section, EXERCISES_SECTION) ?? `（graduation/README.md 里没有叫「${ex.section}」的小节）`;
   if (stub.blank.kind === "manifest") {
+    // 和函数一样逐级露出来：第 2 级是「签名」（pi 键能写什么），第 3、4 级在它下面再给这个包的骨架、答案
     if (level === 2) return MANIFEST_SHAPE;
-    return level === 3 ? manifestSkeleton(stub.code) : `"pi": ${stub.code}`;
+    return `${MANIFEST_SHAPE}\n\n这个包的：\n\n${level === 3 ? manifestSkeleton(stub.code) : `"pi": ${stub.code}`}`;
   }
   const src = hintSource(solutionCode(ex, stub), { name: stub.blank.name, kind: "body" });
   if (src === undefined) throw new Error(`graduation: ${stub.blank.name} not found in ${ex.solution}`);
