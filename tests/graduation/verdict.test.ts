@@ -8,7 +8,9 @@ import { explainRun } from "../../tooling/graduation/differences.ts";
 import { AGENTS_TEXT, DOOMED_FILE, exercise, OUTSIDE_TEXT, SKILL } from "../../tooling/graduation/exercises.ts";
 import { formatGraduation } from "../../tooling/graduation/report.ts";
 import type { LearnerExtension, PiRun } from "../../tooling/graduation/runs.ts";
+import { chooseNode } from "../../tooling/graduation/setup.ts";
 import { align } from "../../tooling/graduation/side-by-side.ts";
+import { nodeRunsPi } from "../../fidelity/pi-process.ts";
 import { type Requirement, verdict } from "../../tooling/graduation/verdict.ts";
 import { MAINTAINER_TEXT } from "../practice/learner-text.ts";
 
@@ -122,5 +124,16 @@ describe("两边的不同和报告", () => {
     // 维护者的命令整词才算：演示项目的「pnpm test」不算，「npm test」「npm run gen:api」算
     const caught = (text: string): boolean => MAINTAINER_TEXT.some((re) => re.test(text));
     expect([caught("提交前先跑 pnpm test"), caught("跑 npm test"), caught("npm run gen:api")]).toEqual([false, true, true]);
+  });
+});
+
+describe("跑 Pi 一侧的 Node", () => {
+  it("Pi 1.6.0 要 22.19 以上；用不了课程的 Node 24、自己的又太老时，直说要装什么；自己的够新就用它", () => {
+    expect(["v20.20.2", "22.18.9", "22.19.0", "v24.22.3", "23.0.0"].map(nodeRunsPi)).toEqual([false, false, true, true, true]);
+    const said: string[] = [];
+    const old = chooseNode((l) => void said.push(l), "v20.20.2", false);
+    expect(old).toEqual({ problem: expect.stringMatching(/要 Node 22\.19\.0 以上，你的是 v20\.20\.2[\s\S]*只有 Linux x64 的[\s\S]*Node 24 LTS/) });
+    expect(chooseNode((l) => void said.push(l), "v24.1.0", false)).toEqual({ node: process.execPath });
+    expect(said).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { canPinNode, nodeRunsPi, PI_MIN_NODE, pinnedNode } from "../../fidelity/pi-process.ts";
+import { canPinNode, nodeRunsPi, PI_MIN_NODE, pinnedNode, pinnedNodeCached } from "../../fidelity/pi-process.ts";
 import { PI_INSTALL, PI_VERSION } from "../bench/pi.ts";
 import { ROOT } from "../course.ts";
 
@@ -34,10 +34,14 @@ function installPi(say: Say): string | undefined {
   return piInstalled() ? undefined : `装完了，可 fidelity/ 里的 pi-coding-agent 不是 ${PI_VERSION}：删掉 fidelity/node_modules 再跑一次。`;
 }
 
-function chooseNode(say: Say, current: string): PiReady {
+/** 跑 Pi 一侧用哪个 node：能用钉死的 Node 24（Linux x64）就用它，不能就看学习者自己的 Node 够不够新。 */
+export function chooseNode(say: Say, current: string, pin: boolean = canPinNode()): PiReady {
   const oldNode = !nodeRunsPi(current);
-  if (canPinNode()) {
-    if (oldNode) say(`你的 Node 是 ${current}，Pi ${PI_VERSION} 要 ${PI_MIN_NODE} 以上。Pi 那一边改用课程钉死的 Node 24（scripts/node24.sh 从 npm 仓库装到 .cache/node24/，第一次要下载，装过就直接用）；mini Pi 这一边照旧用你的 Node。`);
+  if (pin) {
+    if (oldNode) {
+      const where = pinnedNodeCached() ? "装在 .cache/node24/ 里" : "scripts/node24.sh 这就从 npm 仓库把它装到 .cache/node24/，只下载这一次";
+      say(`你的 Node 是 ${current}，Pi ${PI_VERSION} 要 ${PI_MIN_NODE} 以上。Pi 那一边改用课程钉死的 Node 24（${where}）；mini Pi 这一边照旧用你的 Node。`);
+    }
     try {
       return { node: pinnedNode({ quiet: false }) };
     } catch {
