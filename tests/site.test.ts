@@ -9,6 +9,7 @@ import { type DiffLine, diffLines } from "../tooling/linediff.ts";
 import { LAYOUT, readChain } from "../site/lib/chain.ts";
 import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
 import { splitCodes } from "../site/lib/codes.ts";
+import { chapterMarkdown, loadChapter } from "../site/lib/chapter.ts";
 import { loadCourse, readRootReadme } from "../site/lib/course.ts";
 import { diagramId, renderDiagram } from "../site/lib/diagrams.ts";
 import { diffRows, gitOrder, numberRows, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
@@ -262,6 +263,37 @@ describe("网站生成器：课页", () => {
     expect(Object.keys(page.fragments)).toEqual(["s04.tabs", "s04.hints"]);
     expect(page.fragments["s04.tabs"]).toContain("<div id=L1 ");
     expect(page.fragments["s04.tabs"]).toContain('href="/compare.html?from=s03&amp;to=s04"');
+  });
+});
+
+describe("网站生成器：毕业一章", () => {
+  it("排在 s12 后面：s12 跳转条上的「下一步」和页底都指向它（不再是 next: false）；它的上一页是 s12，正文就是 README 原文", async () => {
+    const chapter = loadChapter();
+    if (chapter === undefined) throw new Error("graduation/README.md is missing");
+    expect(chapter.topic).toBe("毕业");
+    const [s11, s12] = ["s11", "s12"].map((id) => lessons.find((l) => l.id === id));
+    if (s11 === undefined || s12 === undefined) throw new Error("missing lesson");
+    const page = lessonPage(s12, s11, undefined, await sharedHighlighter(), { lesson: "s12", runs: [], steps: [] }, {}, undefined, chapter);
+    expect(page.markdown).toContain(`<a href="/graduation.html" rel="next">下一步<small>毕业</small></a>`);
+    expect(page.markdown).not.toContain("next: false");
+    expect(lessonPage(s12, s11, undefined, await sharedHighlighter(), { lesson: "s12", runs: [], steps: [] }).markdown).toContain("next: false");
+    const md = chapterMarkdown(chapter, s12);
+    expect(md).toContain(`prev:\n  text: "s12 ${s12.topic}"\n  link: /s12\nnext: false`);
+    expect(md).toContain(chapter.readme.trim());
+  });
+
+  it("它的相对链接从 graduation/ 算起；别处链到它的 README 或文件夹，都是这一页", () => {
+    const site: Site = { lessons: lessons.map((l) => ({ id: l.id, dir: l.dir })), refs: presentRefPages(), chapters: [{ id: "graduation", source: "graduation/README.md" }] };
+    const url = (from: string, href: string): string | undefined => {
+      const r = resolveRepoLink(from, href);
+      return r === undefined ? undefined : readerUrl(r.path, r.hash, site);
+    };
+    expect(url("graduation/README.md", "../s05_hooks/README.md")).toBe("/s05.html");
+    expect(url("graduation/README.md", "../fidelity/DIFFERENCES.md")).toBe("/differences.html");
+    expect(url("README.md", "graduation/README.md")).toBe("/graduation.html");
+    expect(url("README.md", "graduation/")).toBe("/graduation.html");
+    expect(url("README.md", "graduation/README.md#三个练习")).toBe("/graduation.html#三个练习");
+    expect(readerUrl("graduation/README.md", "", { ...site, chapters: [] })).toBeUndefined();
   });
 });
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withSiteBase } from "../lib/base.ts";
 import { builtBase } from "../lib/built-base.ts";
 import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
+import { loadChapter } from "../lib/chapter.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
 import { answerBlocks, firstFailureBlock } from "../lib/practice.ts";
 import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
@@ -52,7 +53,8 @@ const hasGlossary = refs.some((r) => r.id === "glossary");
 const BASE = builtBase();
 /** 站内路径 → 服务器上的网址路径：/s04.html → /learn-pi-agent/s04.html。 */
 const at = (path: string): string => withSiteBase(path, BASE);
-const PAGES = ["/", ...lessons.map((l) => `/${l.id}.html`), ...refs.map((r) => `/${r.id}.html`), "/compare.html"];
+const chapter = loadChapter();
+const PAGES = ["/", ...lessons.map((l) => `/${l.id}.html`), ...(chapter === undefined ? [] : [`/${chapter.id}.html`]), ...refs.map((r) => `/${r.id}.html`), "/compare.html"];
 
 let server: StaticServer;
 let browser: Browser;
@@ -813,6 +815,26 @@ describe("课程网站（真浏览器）", () => {
     expect(problemsOf(compare)).toEqual([]);
     await compare.context().close();
   }, 120_000);
+
+  it("毕业一章排在 s12 后面：侧栏「课程」一组的最后一项，s12 的跳转条和页底都指向它；页上有对照表（每课一行，链到那一课）和三个练习", async () => {
+    if (chapter === undefined) throw new Error("graduation/README.md is missing");
+    const s12 = await open("/s12.html", { width: DESKTOP });
+    await live(s12);
+    const items = await s12.locator(".VPSidebar .VPSidebarItem.level-0").first().locator("a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(items.at(-1)).toBe(`${server.url}${at(`/${chapter.id}.html`)}`);
+    expect(await s12.locator('.lp-jump a[rel="next"]').getAttribute("href")).toBe(at(`/${chapter.id}.html`));
+    expect(await s12.locator(".VPDocFooter .pager-link.next").getAttribute("href")).toBe(at(`/${chapter.id}.html`));
+    await s12.locator(".VPDocFooter .pager-link.next").click();
+    await s12.waitForURL(`**${at(`/${chapter.id}.html`)}`);
+    await s12.locator(".vp-doc h1", { hasText: chapter.topic }).waitFor();
+    const mapLinks = await s12.locator('.vp-doc h2:has-text("对照表") ~ table').first().locator("tbody tr td:first-child a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(mapLinks).toEqual(lessons.map((l) => `${server.url}${at(`/${l.id}.html`)}`));
+    expect(await s12.locator(".vp-doc h3").allTextContents()).toEqual(expect.arrayContaining(["练习 1：工具", "练习 2：闸", "练习 3：包"].map((t) => expect.stringContaining(t))));
+    expect(await s12.locator('.VPDocFooter .pager-link.prev').getAttribute("href")).toBe(at("/s12.html"));
+    expect(problemsOf(s12)).toEqual([]);
+    await s12.screenshot({ path: join(SHOTS, "graduation-1440.png") });
+    await s12.context().close();
+  });
 
   it("页面大小：s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，site:serve 压缩文字", async () => {
     const page = await open("/s12.html", { width: DESKTOP, wait: "networkidle" });
