@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMarkdownRenderer, disposeMdItInstance } from "vitepress";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type DiffLine, diffLines } from "../tooling/linediff.ts";
 import { LAYOUT, readChain } from "../site/lib/chain.ts";
 import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
@@ -24,9 +24,6 @@ import { BASE_ENV, normalizeBase, siteBase, withSiteBase } from "../site/lib/bas
 import { makePractice } from "../scripts/practice/stub.ts";
 import { parseMarkdown, walk } from "../tooling/markdown.ts";
 import { toString } from "mdast-util-to-string";
-
-// 高亮整课代码、画 Mermaid 图的几个测试在安静的机器上 1–2 秒，机器很忙时会过 vitest 默认的 5 秒；上限放宽到 20 秒（只对这个文件）
-vi.setConfig({ testTimeout: 20_000 });
 
 const lessons = loadCourse();
 
