@@ -4,6 +4,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import config from "../vitest.config.ts";
+import e2eConfig from "../site/vitest.e2e.config.ts";
+import practiceConfig from "./practice/vitest.config.ts";
 import { runTsx } from "../tooling/demos.ts";
 import { HANG_GUARD_MS, HANG_GUARD_NOTE, explainTimeout } from "../tooling/hang-guard.ts";
 import { ownTimeLimits } from "../tooling/time-limits.ts";
@@ -16,6 +18,16 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
     expect([test.testTimeout, test.hookTimeout]).toEqual([HANG_GUARD_MS, HANG_GUARD_MS]);
     expect(test.reporters).toBeUndefined();
     expect(test.silent).toBeUndefined();
+  });
+
+  it("练习模式的证明（npm run test:practice）和浏览器测试（npm run test:e2e）的配置也只用那五分钟，撞上时说的是同一句话", () => {
+    for (const [name, c] of [["tests/practice/vitest.config.ts", practiceConfig], ["site/vitest.e2e.config.ts", e2eConfig]] as const) {
+      expect([c.test?.testTimeout, c.test?.hookTimeout], name).toEqual([HANG_GUARD_MS, HANG_GUARD_MS]);
+      expect(c.test?.setupFiles, name).toEqual(["tests/support/hang-guard.ts"]);
+    }
+    expect(config.test?.setupFiles).toEqual(["tests/support/setup.ts"]);
+    expect(readFileSync(join(ROOT, "tests", "support", "setup.ts"), "utf8")).toContain('import "./hang-guard.ts";');
+    expect(ownTimeLimits(readFileSync(join(ROOT, "site", "e2e", "reader.e2e.ts"), "utf8"))).toEqual([]);
   });
 
   it("没有哪个测试文件另设上限（测试、钩子后面的毫秒数、选项里的 timeout、vi.setConfig）；下面故意撞上限的那一条除外", () => {
@@ -48,7 +60,7 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
     return new Promise(() => {});
   });
 
-  it("撞上上限的报错说这是防卡死的上限、不是速度要求（上一条真的撞上了 vitest 的上限，tests/support/setup.ts 改写了报错）", () => {
+  it("撞上上限的报错说这是防卡死的上限、不是速度要求（上一条真的撞上了 vitest 的上限，tests/support/hang-guard.ts 改写了报错）", () => {
     expect(seen).toEqual([`Test timed out in 50ms. ${HANG_GUARD_NOTE}`]);
     // 没改写时是 vitest 自己那句「长的测试就把上限调大」
     const vitest = 'Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
