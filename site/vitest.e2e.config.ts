@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     root: resolve(import.meta.dirname, ".."),
     include: ["site/e2e/**/*.e2e.ts"],
-    setupFiles: ["tests/support/hang-guard.ts"],
+    setupFiles: ["tests/support/hang-guard-setup.ts"],
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
     fileParallelism: false,

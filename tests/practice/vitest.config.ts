@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     root: resolve(import.meta.dirname, "..", ".."),
     include: ["tests/practice/**/*.proof.ts"],
-    setupFiles: ["tests/support/hang-guard.ts"],
+    setupFiles: ["tests/support/hang-guard-setup.ts"],
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
     maxConcurrency: 2,

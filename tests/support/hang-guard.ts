@@ -1,6 +1,7 @@
-// vitest 的 setupFiles 之一（npm test、练习模式的证明、浏览器测试三份配置都用它）：测试或钩子撞上防卡死的上限
-// （tooling/hang-guard.ts）时，把 vitest 那句「长的测试就把上限调大」换成「这是防卡死的上限，它卡住了」。
+// 测试或钩子撞上防卡死的上限（tooling/hang-guard.ts）时，把 vitest 那句「长的测试就把上限调大」换成「这是防卡死的上限，它卡住了」。
 // 测试的报错在 afterEach 里改（这时报错已经记下、结果还没发给 reporter），文件级钩子的报错在文件的 afterAll 里改。
+// 每个测试文件都得登记一次：npm test 的 setup.ts 调 explainHangGuard()，练习模式的证明和浏览器测试的配置用 hang-guard-setup.ts。
+// 不在这个模块求值时登记：vitest.config.ts 的 isolate: false 下，一个 worker 里它只求值一次，只有第一个文件登记得上。
 import { afterAll, afterEach } from "vitest";
 import { explainTimeout } from "../../tooling/hang-guard.ts";
 
@@ -23,5 +24,8 @@ function explainTree(task: Task): void {
   for (const child of task.tasks ?? []) explainTree(child);
 }
 
-afterEach(({ task }) => explainTimeouts(task.result?.errors));
-afterAll(({}, file) => explainTree(file as Task));
+/** 给当前这个测试文件登记改写。 */
+export function explainHangGuard(): void {
+  afterEach(({ task }) => explainTimeouts(task.result?.errors));
+  afterAll(({}, file) => explainTree(file as Task));
+}
