@@ -17,9 +17,12 @@ import { ROOT } from "../tooling/course.ts";
 export const HOG_SOURCE =
   'process.stdin.on("end", () => process.exit(0)).on("error", () => process.exit(0)).resume(); const spin = () => { const end = Date.now() + 50; while (Date.now() < end); setImmediate(spin); }; spin();';
 
-/** 起 n 个 hog，每个是这个进程的子进程，stdin 接着一根只有这个进程拿着另一头的管道。 */
+/** 起一个 hog 的命令、参数和选项：stdin 接一根管道，另一头只在起它的进程手里。source 只给测试换一段源码用。 */
+export const hogCommand = (source = HOG_SOURCE): [string, string[], { stdio: ["pipe", "ignore", "ignore"] }] => [process.execPath, ["-e", source], { stdio: ["pipe", "ignore", "ignore"] }];
+
+/** 起 n 个 hog，每个是这个进程的子进程。 */
 export function startHogs(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn(process.execPath, ["-e", HOG_SOURCE], { stdio: ["pipe", "ignore", "ignore"] }));
+  return Array.from({ length: n }, () => spawn(...hogCommand()));
 }
 
 /** 杀掉还活着的 hog（同步，进程退出的 exit 事件里也能用）。 */

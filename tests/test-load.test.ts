@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { HOG_SOURCE, parseLoadArgs, startHogs, stopHogs } from "../scripts/test-load.ts";
+import { HOG_SOURCE, hogCommand, parseLoadArgs, startHogs, stopHogs } from "../scripts/test-load.ts";
 import { ROOT } from "../tooling/course.ts";
 
 /** 这个进程还在不在（Linux 上僵尸进程也算不在：它已经退出，只是还没被收走）。 */
@@ -19,16 +19,10 @@ function alive(pid: number): boolean {
   return !existsSync(stat) || !/^\d+ \(.*\) Z /s.test(readFileSync(stat, "utf8"));
 }
 
-/**
- * 起一个中间进程，由它起一个 hog，交回两者的 pid。hog 用 scripts/test-load.ts 的 startHogs 起（和 npm run test:load 一样），
- * source 给了就换成另一段源码、照同样的方式起。
- */
+/** 起一个中间进程，由它照 startHogs 的写法（hogCommand）起一个 hog，交回两者的 pid。source 给了就换一段 hog 的源码。 */
 async function hogUnderParent(source?: string): Promise<{ parent: number; hog: number }> {
-  const script = `import { startHogs } from "./scripts/test-load.ts"; import { spawn } from "node:child_process";
-const source = ${JSON.stringify(source ?? null)};
-const [hog] = source === null ? startHogs(1) : [spawn(process.execPath, ["-e", source], { stdio: ["pipe", "ignore", "ignore"] })];
-console.log(hog.pid); setInterval(() => {}, 1000);`;
-  const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const script = 'const [command, args, options] = JSON.parse(process.argv[1]); const hog = require("node:child_process").spawn(command, args, options); console.log(hog.pid); setInterval(() => {}, 1000);';
+  const parent = spawn(process.execPath, ["-e", script, JSON.stringify(hogCommand(source))], { stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve) => parent.stdout.setEncoding("utf8").once("data", (d: string) => resolve(d)));
   return { parent: parent.pid as number, hog: Number(line.trim()) };
 }
@@ -50,9 +44,10 @@ describe("npm run test:load", () => {
     expect(ci).toMatch(/^' "\$extra_failed" .*"\$load"/m);
   });
 
-  it("hog 真的在转，stopHogs 杀得掉", async () => {
+  it("hog 真的在转，stopHogs 杀得掉；startHogs 起的就是 hogCommand 那条（下面两条照它起）", async () => {
     const [hog] = startHogs(1);
     if (hog?.pid === undefined) throw new Error("no hog");
+    expect(hog.spawnargs).toEqual([hogCommand()[0], ...hogCommand()[1]]);
     const exited = new Promise((resolve) => hog.once("exit", resolve));
     expect(alive(hog.pid)).toBe(true);
     stopHogs([hog]);
