@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMarkdownRenderer, disposeMdItInstance } from "vitepress";
-import { afterAll, describe, expect, it } from "vitest";
+import { createHighlighter } from "shiki";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { type DiffLine, diffLines } from "../tooling/linediff.ts";
 import { LAYOUT, readChain } from "../site/lib/chain.ts";
 import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
@@ -12,7 +13,7 @@ import { splitCodes } from "../site/lib/codes.ts";
 import { loadCourse, readRootReadme } from "../site/lib/course.ts";
 import { diagramId, renderDiagram } from "../site/lib/diagrams.ts";
 import { diffRows, gitOrder, numberRows, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
-import { CodeHighlighter } from "../site/lib/highlight.ts";
+import { CodeHighlighter, THEMES } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
 import { escapeText, WRAP_FROM, wrapIndent } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
@@ -188,6 +189,21 @@ describe("网站生成器：高亮和代码视图", () => {
     // 去掉标签就是原文
     expect(line.replace(/<\/?k-\d+>/g, "").replace(/&quot;/g, '"')).toBe('export const x = "a";  // note');
     expect(hl.css()).toMatch(/^\.lp-code,\.lp-hl code\{color:#[0-9a-f]{6}\}/);
+  });
+
+  it("高亮不看表：一行切得再久也切完，和机器快慢无关（手拨 Date.now，每读一次过一秒）；shiki 默认的一行 500 毫秒会把行切断（检查本身会失败）", async () => {
+    const code = 'export const x = "a";  // note\nconst y = 1;';
+    const [hl, raw] = await Promise.all([CodeHighlighter.create(), createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: ["ts"] })]);
+    const calm = { ours: (await CodeHighlighter.create()).lines(code), raw: raw.codeToTokens(code, { lang: "ts", themes: THEMES }).tokens };
+    let t = 0;
+    const now = vi.spyOn(Date, "now").mockImplementation(() => (t += 1_000));
+    try {
+      expect(hl.lines(code)).toEqual(calm.ours);
+      const rushed = raw.codeToTokens(code, { lang: "ts", themes: THEMES }).tokens;
+      expect(rushed[0]?.length).toBeLessThan(calm.raw[0]?.length ?? 0);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it("课文代码块和代码视图共用颜色编号：构建时照生成时记下的表上色，没见过的颜色直接报错", async () => {
