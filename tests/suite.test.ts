@@ -55,18 +55,21 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
     expect(ownTimeLimits(unset)).toEqual([]);
   });
 
-  let seen: string[] = [];
-  it.fails("（故意卡住：一个永远不落定的测试，上限 50 毫秒，撞上了才算过）", { timeout: 50 }, ({ onTestFailed }) => {
-    onTestFailed(({ task }) => void (seen = (task.result?.errors ?? []).map((e) => e.message)));
-    return new Promise(() => {});
-  });
+  // 这两条的先后要紧（后一条读前一条撞上上限时的报错），打乱测试顺序（--sequence.shuffle）时也不换
+  describe("撞上上限", { shuffle: false }, () => {
+    let seen: string[] = [];
+    it.fails("（故意卡住：一个永远不落定的测试，上限 50 毫秒，撞上了才算过）", { timeout: 50 }, ({ onTestFailed }) => {
+      onTestFailed(({ task }) => void (seen = (task.result?.errors ?? []).map((e) => e.message)));
+      return new Promise(() => {});
+    });
 
-  it("撞上上限的报错说这是防卡死的上限、不是速度要求（上一条真的撞上了 vitest 的上限，tests/support/hang-guard.ts 改写了报错）", () => {
-    expect(seen).toEqual([`Test timed out in 50ms. ${HANG_GUARD_NOTE}`]);
-    // 没改写时是 vitest 自己那句「长的测试就把上限调大」
-    const vitest = 'Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
-    expect(explainTimeout(vitest)).toBe(seen[0]);
-    expect(explainTimeout("expected 1 to be 2")).toBe("expected 1 to be 2");
+    it("撞上上限的报错说这是防卡死的上限、不是速度要求（上一条真的撞上了 vitest 的上限，tests/support/hang-guard.ts 改写了报错）", () => {
+      expect(seen).toEqual([`Test timed out in 50ms. ${HANG_GUARD_NOTE}`]);
+      // 没改写时是 vitest 自己那句「长的测试就把上限调大」
+      const vitest = 'Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
+      expect(explainTimeout(vitest)).toBe(seen[0]);
+      expect(explainTimeout("expected 1 to be 2")).toBe("expected 1 to be 2");
+    });
   });
 
   it("跑演示的子进程卡住了：到点杀掉，报错说是防卡死的上限杀的（样例 tests/fixtures/hang/forever.ts 永远不结束）", async () => {
