@@ -6,14 +6,11 @@ import { type AgentMessage } from "@earendil-works/pi-agent-core";
 import { type Message, type TextContent, type ToolCall, type ToolResultMessage } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import {
-  type AgentSession,
   type AgentSessionRuntime,
   convertToLlm,
-  createAgentSession,
   createAgentSessionFromServices,
   createAgentSessionRuntime,
   createAgentSessionServices,
-  DefaultResourceLoader,
   ModelRuntime,
   runPrintMode,
   SessionManager,
@@ -24,14 +21,8 @@ import { asRequest, normalisePi, type Observation, type FidelityTrace } from "./
 import { type MechanismScenario, type TreeMessage } from "./mechanisms.ts";
 import { commandLine, knownResources, messageEventLine, packageResources, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
 import { llmMessages, message, MODEL, streamReply } from "./pi.ts";
+import { EXHAUSTED, type OpenSession, openSession, SESSION_MODEL, type SessionSetup, toolNames } from "./pi-session.ts";
 import { extensionFile, type Journal, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
-import type { Reply } from "./scenarios.ts";
-
-/**
- * 会话用的模型：AgentSession.prompt 先查这个 provider 有没有配好钥匙，所以挂在 Pi 认识的 openai 名下，
- * 钥匙是运行时给的假值。请求不会发出去：会话的 streamFunction 换成了照剧本出事件的流。
- */
-const SESSION_MODEL = { ...MODEL, provider: "openai" };
 
 /** 当前这份日志：扩展文件在 Pi 的装载器里运行，往 globalThis.__fidelity 里记。 */
 const journal = (): Journal => (globalThis as unknown as { __fidelity: Journal }).__fidelity;
@@ -90,47 +81,11 @@ function runTree(scenario: Extract<MechanismScenario, { mechanism: "s07" }>, dir
   });
 }
 
-// ── 会话：资料、扩展、包都经 DefaultResourceLoader 进 AgentSession ──
-type SessionSetup = {
-  dirs: ScenarioDirs;
-  trusted: boolean;
-  /** 像命令行的 -e 一样额外加载的扩展文件。 */
-  extensionPaths?: string[];
-  /** 用户设置里的包（本地路径）。 */
-  packages?: string[];
-  /** 宿主自己的工具：内置的 read；false 就一个内置工具都不给。 */
-  read: boolean;
-};
-
-type OpenSession = { session: AgentSession; loader: DefaultResourceLoader; errors: number; replies: Reply[] };
-
-async function openSession(setup: SessionSetup): Promise<OpenSession> {
+// ── 会话：资料、扩展、包都经 DefaultResourceLoader 进 AgentSession（pi-session.ts） ──
+/** 开会话之前先换一份空日志：扩展文件在装载时就往里记。 */
+function openFresh(setup: SessionSetup): Promise<OpenSession> {
   resetJournal();
-  const { dirs } = setup;
-  const settingsManager = SettingsManager.inMemory({ packages: setup.packages ?? [] }, { projectTrusted: setup.trusted });
-  const loader = new DefaultResourceLoader({ cwd: dirs.cwd, agentDir: dirs.agentDir, settingsManager, additionalExtensionPaths: setup.extensionPaths ?? [] });
-  await loader.reload();
-  const modelRuntime = await ModelRuntime.create({ authPath: join(dirs.agentDir, "auth.json"), modelsPath: join(dirs.agentDir, "models.json") });
-  await modelRuntime.setRuntimeApiKey(SESSION_MODEL.provider, "scripted");
-  const { session } = await createAgentSession({
-    cwd: dirs.cwd,
-    agentDir: dirs.agentDir,
-    model: SESSION_MODEL,
-    thinkingLevel: "off",
-    modelRuntime,
-    settingsManager,
-    sessionManager: SessionManager.inMemory(dirs.cwd),
-    resourceLoader: loader,
-    // 内置工具只留 read（或一个不留）；扩展登记的工具照常可用
-    excludeTools: setup.read ? ["bash", "edit", "write"] : ["read", "bash", "edit", "write"],
-  });
-  const open: OpenSession = { session, loader, errors: 0, replies: [] };
-  const { errors, warnings } = loader.getExtensions();
-  open.errors = errors.length + (warnings?.length ?? 0) + loader.getSkills().diagnostics.length;
-  await session.bindExtensions({ onError: () => void open.errors++ });
-  let n = 0;
-  session.agent.streamFunction = () => streamReply(open.replies[n++] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
-  return open;
+  return openSession(setup);
 }
 
 /** 跑命令：有这个命令就经 prompt("/名字") 跑它（和用户在输入框里敲的一样），看它记下了什么。 */
@@ -144,13 +99,11 @@ async function runCommands(open: OpenSession, names: readonly string[]): Promise
   return lines;
 }
 
-const toolNames = (session: AgentSession): string[] => [...session.getActiveToolNames()].sort();
-
 // ── s08、s11：系统提示 ────────────────────────────────────
 async function runPrompt(scenario: Extract<MechanismScenario, { mechanism: "s08" | "s11" }>, dirs: ScenarioDirs): Promise<Observation> {
   const trusted = scenario.mechanism === "s08" || scenario.trust === "trusted";
   const read = scenario.mechanism === "s11" || scenario.piTools.includes("read");
-  const open = await openSession({ dirs, trusted, read });
+  const open = await openFresh({ dirs, trusted, read });
   const known = knownResources(dirs.dir, scenario.files);
   const prompt = open.session.systemPrompt;
   open.session.dispose();
@@ -171,7 +124,7 @@ async function runPrompt(scenario: Extract<MechanismScenario, { mechanism: "s08"
 async function runExtensions(scenario: Extract<MechanismScenario, { mechanism: "s09" }>, dirs: ScenarioDirs): Promise<Observation> {
   const extensionPaths = scenario.extensions.map((e) => extensionFile(dirs, e.name, scenario.foreign ? "course" : "pi"));
   if (scenario.gate !== undefined) extensionPaths.push(join(dirs.extensions, "gate.ts"));
-  const open = await openSession({ dirs, trusted: true, read: true, extensionPaths });
+  const open = await openFresh({ dirs, trusted: true, read: true, extensionPaths });
   const tools = toolNames(open.session);
   open.replies = [...scenario.replies];
   await open.session.prompt(scenario.input);
@@ -185,7 +138,7 @@ async function runExtensions(scenario: Extract<MechanismScenario, { mechanism: "
       命令: commands,
       ...(scenario.gate === undefined ? {} : { 钩子看到的调用: [...journal().gate] }),
       监听者看到的事件: listeners.flatMap((e) => (journal().events[e.name] ?? []).map((line) => `${e.name}: ${line}`)),
-      记下的错误: [String(open.errors)],
+      记下的错误: [String(open.problems.length)],
     },
     traces: { 历史: { on: "history", pairing: true, trace: history } },
   };
@@ -232,7 +185,7 @@ async function printModeRuntime(scenario: ModeScenario, dirs: ScenarioDirs, aske
         thinkingLevel: "off",
         excludeTools: ["bash", "edit", "write"],
       });
-      created.session.agent.streamFunction = () => streamReply(scenario.replies[asked.count++] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+      created.session.agent.streamFunction = () => streamReply(scenario.replies[asked.count++] ?? EXHAUSTED);
       return { ...created, services, diagnostics: services.diagnostics };
     },
     { cwd: dirs.cwd, agentDir: dirs.agentDir, sessionManager: SessionManager.inMemory(dirs.cwd) },
@@ -294,7 +247,7 @@ async function runPackage(scenario: Extract<MechanismScenario, { mechanism: "s12
   const { pkg } = scenario;
   const pkgDir = join(dirs.packages, pkg.name);
   const extensionPaths = scenario.extensions.map((e) => extensionFile(dirs, e.name, "pi"));
-  const open = await openSession({ dirs, trusted: true, read: true, extensionPaths, packages: [pkgDir] });
+  const open = await openFresh({ dirs, trusted: true, read: true, extensionPaths, packages: [pkgDir] });
   const tools = toolNames(open.session);
   const known = packageResources(pkg, pkgDir);
   const facts: Observation["facts"] = {
@@ -318,7 +271,7 @@ async function runPackage(scenario: Extract<MechanismScenario, { mechanism: "s12
       `输入 /${scenario.template}：${lastUser !== undefined && textOf(lastUser).includes(text) ? "展开成用户消息" : "原样发出"}`,
     ];
   }
-  facts["报告的问题"] = [String(open.errors)];
+  facts["报告的问题"] = [String(open.problems.length)];
   open.session.dispose();
   return { facts, traces };
 }

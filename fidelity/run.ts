@@ -7,11 +7,11 @@
 //   npx tsx fidelity/run.ts            只打印表和问题
 //   npx tsx fidelity/run.ts --verbose  另外打印每个剧本 Pi 和 s12 的轨迹或观察
 
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LESSONS, ROOT, lessonNumber } from "../tooling/course.ts";
+import { LESSONS, lessonNumber } from "../tooling/course.ts";
+import { displayWidth, padEnd } from "../tooling/display.ts";
 import { describeError } from "../tooling/lesson.ts";
 import { compareCaller, compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type FidelityTrace } from "./compare.ts";
 import { DIFFERENCES, FACT_DIFFERENCES } from "./differences.ts";
@@ -19,6 +19,7 @@ import { DOC_PATH, renderDoc } from "./doc.ts";
 import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
 import { type Run, runMini } from "./mini.ts";
 import { runMiniMechanism } from "./mini-mechanisms.ts";
+import { pinnedNode, runPiSide } from "./pi-process.ts";
 import type { PiResults } from "./pi-side.ts";
 import { writeScenarios } from "./project.ts";
 import { SCENARIOS } from "./scenarios.ts";
@@ -38,18 +39,11 @@ const report = (scenario: string, lesson: string, problem: string): void => {
 };
 const started = Date.now();
 
-// ── 真实 Pi 一侧：Node 24 子进程 ──────────────────────────
+// ── 真实 Pi 一侧：Node 24 子进程（pi-process.ts） ───────
 const root = mkdtempSync(join(tmpdir(), "fidelity-"));
 writeScenarios(root);
 const resultsFile = join(root, "pi-results.json");
-const node24 = execFileSync("bash", [join(ROOT, "scripts", "node24.sh")], { encoding: "utf8" }).trim();
-mkdirSync(join(root, "home"));
-// HOME 换成空目录：Pi 会读 ~/.agents/skills 这类用户级资料，机器上原有的不能混进来
-const child = spawnSync(join(node24, "node"), ["--import", "tsx", join("fidelity", "pi-side.ts"), root, resultsFile], {
-  cwd: ROOT,
-  env: { ...process.env, HOME: join(root, "home") },
-  encoding: "utf8",
-});
+const child = runPiSide(pinnedNode(), join("fidelity", "pi-side.ts"), [root, resultsFile], root);
 if (child.status !== 0 || !existsSync(resultsFile)) {
   console.error(child.stdout, child.stderr);
   rmSync(root, { recursive: true, force: true });
@@ -186,9 +180,9 @@ if (!existsSync(DOC_PATH) || readFileSync(DOC_PATH, "utf8") !== renderDoc()) {
 }
 
 // ── 表 ────────────────────────────────────────────────────
-/** 终端里的显示宽度：汉字和全角符号占两格。 */
-const width = (text: string): number => [...text].reduce((w, ch) => w + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1), 0);
-const pad = (text: string, w: number): string => text + " ".repeat(Math.max(0, w - width(text)));
+// 终端里的显示宽度：汉字和全角符号占两格（tooling/display.ts）
+const width = displayWidth;
+const pad = padEnd;
 const header = ["剧本", ...lessons];
 const widths = header.map((h, c) => Math.max(width(h), ...rows.map((r) => width(r[c]))));
 const line = (cells: string[]): string => `| ${cells.map((text, c) => pad(text, widths[c])).join(" | ")} |`;

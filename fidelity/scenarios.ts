@@ -60,7 +60,12 @@ export const CALLER = {
 /** 调用方看到的一步：「哪一步：看到什么」。 */
 export const callerLine = (step: string, saw: string): string => `${step}：${saw}`;
 
-/** 最多等 ms 毫秒：promise 在那之前有了结果（兑现或失败）就是 true。调用方的剧本靠它给自己设上限，对照不会卡住。 */
+/**
+ * 最多等 ms 毫秒：promise 在那之前有了结果（兑现或失败）就是 true。调用方的剧本靠它给自己设上限，对照不会卡住。
+ * 结论不取决于机器快慢：「还在跑」的那几步，模型根本不回话、调用方还没动手，这一轮再等多久也落不了定（只看下限）；
+ * 「已结束」的那几步（Pi 的 abort()、放模型回话之后），两边都在微任务里就落定了，比任何一只定时器都早——
+ * 把 waitMs 改成 0 跑一遍，两边每一步的观察和 20 毫秒时一字不差（issue 28 时量过，s03 和 s12、Pi 1.6.0）。
+ */
 export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);

@@ -563,8 +563,9 @@ export class ExtensionRuntime {
           handlers.push({ type, handler });
         },
         registerTool: (tool) => {
-          whileLoading(`register tool "${tool.spec.name}"`);
+          // 先验形状：别人写的工具可能连 spec 都没有，报错得点名缺了什么
           const checked = parseTool(tool);
+          whileLoading(`register tool "${checked.spec.name}"`);
           if (taken.has(checked.spec.name)) throw new Error(`tool "${checked.spec.name}" is already registered`);
           taken.add(checked.spec.name);
           tools.push(checked);

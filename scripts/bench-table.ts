@@ -2,7 +2,8 @@
 //   pi      mini Pi（默认 s12）和真实 Pi 1.6.0 的 runAgentLoop 做同样的三种工作量，一个进程里交替计时，比每单位耗时；
 //   startup s12 演示（npm run s12 / npm start，以及课文件开头写的 npx tsx）启动一次花的 CPU，和 tsx 跑一行代码比；
 //   scale   逐规模的表：每个操作在逐级增大的规模上的每项耗时，看是不是线性增长；
-//   suite   整个 npm test 的墙钟时间（跑 BENCH_SUITE_RUNS 次，默认 3，给最小值和中位数；0 就不跑），测试变慢了在这里看得见。
+//   suite   整个 npm test 的墙钟时间和 CPU 时间（跑 BENCH_SUITE_RUNS 次，默认 3，给最小值和中位数；0 就不跑），和同一次运行里量的
+//           「tsx 跑一行代码」之比（尺子），还有前后的负载；测试变慢了在这里看得见。
 // 用法：tsx scripts/bench-table.ts [pi|startup|scale …] [sNN]——不写 section 就全跑，sNN 换一课（默认 s12，也可用 BENCH_LESSON）。
 // BENCH_CODE：量另一份 code.ts（见下）。BENCH_RUNS：对照时计时几轮（默认 11）；BENCH_BLOCK_MS：每轮每边连着跑至少多少毫秒（默认 200）；
 // BENCH_HEAP=warm|cold：只量一种堆的状态（默认两种都量）；BENCH_WARMUP：对照前每边预热几次（默认 3）；
@@ -11,7 +12,7 @@ import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -223,37 +224,74 @@ async function scaleTables(): Promise<void> {
 }
 
 // ── suite：整套测试的墙钟时间 ──────────────────────────────
+let clockTicks: number | undefined;
 /** CPU seconds used by this process's waited-for children so far (Linux /proc; undefined elsewhere). */
 function childrenCpuSeconds(): number | undefined {
   if (!existsSync("/proc/self/stat")) return undefined;
+  // 每秒几个 tick 只问一次：问的那个 getconf 也是子进程，它的 CPU 会算进下一次量的数里
+  clockTicks ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
   const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /s, "").split(" ");
-  const ticks = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim();
-  return (Number(fields[13]) + Number(fields[14])) / (Number(ticks) || 100); // cutime + cstime (fields 16, 17 of stat)
+  return (Number(fields[13]) + Number(fields[14])) / clockTicks; // cutime + cstime (fields 16, 17 of stat)
 }
 
 const suiteRuns = Number(process.env.BENCH_SUITE_RUNS ?? 3);
 
+/** 跑一个子进程，量它的墙钟时间和 CPU 时间（连同它等过的孙进程），秒。 */
+function timed(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): { wall: number; cpu?: number; status: number | null } {
+  const cpu0 = childrenCpuSeconds();
+  const t0 = performance.now();
+  const run = spawnSync(command, args, { cwd: ROOT, encoding: "utf8", env });
+  const wall = (performance.now() - t0) / 1000;
+  const cpu1 = childrenCpuSeconds();
+  return { wall, cpu: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, status: run.status };
+}
+
+const loadAverage = (): string => loadavg().map((x) => x.toFixed(2)).join(" ");
+
+// 量整套测试，同一次运行里也量「tsx 跑一行代码」当尺子（issue 28）：机器快慢、忙闲一起变，两者之比比绝对秒数稳得多，
+// 别的机器上量出来的比值也能拿来比。尺子在每遍测试前后各量几次，取中位数。
 async function suiteWallTime(): Promise<void> {
   if (suiteRuns <= 0) return;
-  const vitest = join(dirname(createRequire(join(ROOT, "package.json")).resolve("vitest/package.json")), "vitest.mjs");
-  const walls: number[] = [];
-  const cpus: number[] = [];
-  console.log(`\nnpm test (vitest run) — the whole suite, ${suiteRuns} runs, ${availableParallelism()} CPUs (Node ${process.version}); a shared machine makes this noisy`);
-  console.log(`| ${"run".padStart(5)} | ${"wall s".padStart(7)} | ${"CPU s".padStart(7)} | result |`);
-  console.log(`|${"-".repeat(7)}|${"-".repeat(9)}|${"-".repeat(9)}|${"-".repeat(8)}|`);
-  for (let i = 1; i <= suiteRuns; i++) {
-    const cpu0 = childrenCpuSeconds();
-    const t0 = performance.now();
-    const run = spawnSync(process.execPath, [vitest, "run", "--reporter=dot"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-    const wall = (performance.now() - t0) / 1000;
-    const cpu1 = childrenCpuSeconds();
-    const cpu = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
-    walls.push(wall);
-    if (cpu !== undefined) cpus.push(cpu);
-    console.log(`| ${String(i).padStart(5)} | ${fmt(wall, 1).padStart(7)} | ${(cpu === undefined ? "—" : fmt(cpu, 1)).padStart(7)} | ${(run.status === 0 ? "pass" : "FAIL").padEnd(6)} |`);
+  const require = createRequire(join(ROOT, "package.json"));
+  const vitest = join(dirname(require.resolve("vitest/package.json")), "vitest.mjs");
+  const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
+  mkdirSync(join(ROOT, ".tmp"), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, ".tmp", "bench-"));
+  try {
+    const oneLine = relative(ROOT, join(dir, "one-line.ts"));
+    writeFileSync(join(ROOT, oneLine), 'console.log("hi");\n');
+    const yardstick: { wall: number; cpu?: number }[] = [];
+    const measureYardstick = (times: number): void => {
+      for (let i = 0; i < times; i++) yardstick.push(timed(process.execPath, [tsx, oneLine]));
+    };
+    timed(process.execPath, [tsx, oneLine]); // 预热：tsx 的转译缓存、文件系统缓存
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    const loadBefore = loadAverage();
+    console.log(`\nnpm test (vitest run) — the whole suite, ${suiteRuns} runs, ${availableParallelism()} CPUs (Node ${process.version}); load average ${loadBefore} (1, 5, 15 min) before`);
+    console.log(`| ${"run".padStart(5)} | ${"wall s".padStart(7)} | ${"CPU s".padStart(7)} | result |`);
+    console.log(`|${"-".repeat(7)}|${"-".repeat(9)}|${"-".repeat(9)}|${"-".repeat(8)}|`);
+    for (let i = 1; i <= suiteRuns; i++) {
+      measureYardstick(3);
+      const run = timed(process.execPath, [vitest, "run", "--reporter=dot"], { ...process.env, NO_COLOR: "1" });
+      walls.push(run.wall);
+      if (run.cpu !== undefined) cpus.push(run.cpu);
+      console.log(`| ${String(i).padStart(5)} | ${fmt(run.wall, 1).padStart(7)} | ${(run.cpu === undefined ? "—" : fmt(run.cpu, 1)).padStart(7)} | ${(run.status === 0 ? "pass" : "FAIL").padEnd(6)} |`);
+    }
+    measureYardstick(3);
+    console.log(`| ${"min".padStart(5)} | ${fmt(Math.min(...walls), 1).padStart(7)} | ${(cpus.length ? fmt(Math.min(...cpus), 1) : "—").padStart(7)} |        |`);
+    console.log(`| ${"med".padStart(5)} | ${fmt(median(walls), 1).padStart(7)} | ${(cpus.length ? fmt(median(cpus), 1) : "—").padStart(7)} |        |`);
+    const yardWall = median(yardstick.map((y) => y.wall));
+    const yardCpus = yardstick.flatMap((y) => (y.cpu === undefined ? [] : [y.cpu]));
+    const yardCpu = yardCpus.length > 0 ? median(yardCpus) : undefined;
+    console.log(`
+Yardstick, measured in the same run (${yardstick.length} times, around every suite run): tsx running a one-line file,
+median ${fmt(yardWall, 3)} s wall${yardCpu === undefined ? "" : `, ${fmt(yardCpu, 3)} s CPU`}.
+npm test / yardstick (medians): ${fmt(median(walls) / yardWall, 1)}× wall${yardCpu === undefined || cpus.length === 0 ? "" : `, ${fmt(median(cpus) / yardCpu, 1)}× CPU`}.
+Load average after: ${loadAverage()} (before: ${loadBefore}). Other work on the machine makes every figure noisy; the ratios less so.`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`| ${"min".padStart(5)} | ${fmt(Math.min(...walls), 1).padStart(7)} | ${(cpus.length ? fmt(Math.min(...cpus), 1) : "—").padStart(7)} |        |`);
-  console.log(`| ${"med".padStart(5)} | ${fmt(median(walls), 1).padStart(7)} | ${(cpus.length ? fmt(median(cpus), 1) : "—").padStart(7)} |        |`);
 }
 
 // ── 跑哪些 section ─────────────────────────────────────────

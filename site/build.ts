@@ -18,6 +18,7 @@ import { writeBuiltBase } from "./lib/built-base.ts";
 import { readChain } from "./lib/chain.ts";
 import type { CodeIndex } from "./lib/codes.ts";
 import { declarations } from "./lib/codeview.ts";
+import { type Chapter, chapterMarkdown, loadChapter } from "./lib/chapter.ts";
 import { type Lesson, ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
 import { CodeHighlighter } from "./lib/highlight.ts";
 import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
@@ -35,7 +36,7 @@ export type LessonLines = { id: string; topic: string; code: string; lines: stri
 export type Summary = { id: string; fresh: number; cards: number; steps: number; bytes: number };
 
 /** 只生成 site/.gen 里的页面，不构建。返回每课的概况。 */
-export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }> {
+export async function generate(): Promise<{ lessons: Summary[]; refs: string[]; chapters: string[] }> {
   const lessons = loadCourse();
   const hl = await CodeHighlighter.create();
   const md = await createMarkdownRenderer(GEN, {}, siteBase());
@@ -45,11 +46,14 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
   const refs = presentRefPages();
   const codes = codeIndex(md);
   writeFileSync(join(GEN, "codes.json"), `${JSON.stringify(codes, null, 1)}\n`);
-  const summary = lessons.map((lesson, i) => writeLessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, codes));
-  writeHomePage(lessons, md, codes);
+  const chapter = loadChapter();
+  const summary = lessons.map((lesson, i) => writeLessonPage(lesson, lessons[i - 1], lessons[i + 1], hl, codes, chapter));
+  writeHomePage(lessons, md, codes, chapter);
+  const last = lessons.at(-1);
+  if (chapter !== undefined && last !== undefined) writeFileSync(join(GEN, `${chapter.id}.md`), chapterMarkdown(chapter, last));
   for (const page of refs) writeFileSync(join(GEN, `${page.id}.md`), refPageMarkdown(page, readFileSync(join(ROOT, page.source), "utf8")));
   // 课文、根 README、参考资料里的代码块先在这里高亮一遍：VitePress 构建时照同一张颜色编号表上色（site/.vitepress/config.ts）
-  const sources = [readRootReadme(), ...lessons.map((l) => l.readme), ...refs.map((r) => readFileSync(join(ROOT, r.source), "utf8"))];
+  const sources = [readRootReadme(), ...lessons.map((l) => l.readme), ...(chapter === undefined ? [] : [chapter.readme]), ...refs.map((r) => readFileSync(join(ROOT, r.source), "utf8"))];
   const diagrams = await renderFences(sources, md, hl);
   writeFileSync(join(GEN, "highlight.json"), `${JSON.stringify(hl.classMap(), null, 1)}\n`);
   writeFileSync(join(GEN, "diagrams.json"), `${JSON.stringify(diagrams, null, 1)}\n`);
@@ -59,7 +63,7 @@ export async function generate(): Promise<{ lessons: Summary[]; refs: string[] }
   copyFileSync(join(SITE, "favicon.svg"), join(GEN, "public", "favicon.svg"));
   // VitePress 只留一个 markdown 渲染器；上面借来解析 README 表格的那个没有站点配置（链接改写），构建前扔掉。
   disposeMdItInstance();
-  return { lessons: summary, refs: refs.map((r) => r.id) };
+  return { lessons: summary, refs: refs.map((r) => r.id), chapters: chapter === undefined ? [] : [chapter.id] };
 }
 
 /** 片段写两份：raw/ 给服务端渲染时内联，public/lp/ 给站内跳转时取。 */
@@ -71,13 +75,13 @@ function writeFragments(fragments: Fragments): void {
 }
 
 /** 一课的页面、片段和比较页要的高亮行。 */
-function writeLessonPage(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefined, hl: CodeHighlighter, codes: CodeIndex): Summary {
+function writeLessonPage(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefined, hl: CodeHighlighter, codes: CodeIndex, chapter: Chapter | undefined): Summary {
   const file = join(SITE, "replay", `${lesson.id}.json`);
   if (!existsSync(file)) throw new Error(`site/replay/${lesson.id}.json is missing: run npm run gen:replay`);
   const replay = JSON.parse(readFileSync(file, "utf8")) as Replay;
   // 练习卡片列的空白就是 npm run practice 挖的那些（只挖不核对：核对由 npm run test:practice 做）
   const { stubs } = makePractice(lesson.id, { verify: false });
-  const page = lessonPage(lesson, prev, next, hl, replay, codes, stubs);
+  const page = lessonPage(lesson, prev, next, hl, replay, codes, stubs, next === undefined ? chapter : undefined);
   writeFileSync(join(GEN, `${lesson.id}.md`), page.markdown);
   writeFragments(page.fragments);
   const lines: LessonLines = { id: lesson.id, topic: lesson.topic, code: lesson.code, lines: hl.lines(lesson.code) };
@@ -86,10 +90,10 @@ function writeLessonPage(lesson: Lesson, prev: Lesson | undefined, next: Lesson 
   return { id: lesson.id, fresh: page.fresh, cards: page.cards, steps: page.steps, bytes };
 }
 
-function writeHomePage(lessons: Lesson[], md: MarkdownRenderer, codes: CodeIndex): void {
+function writeHomePage(lessons: Lesson[], md: MarkdownRenderer, codes: CodeIndex, chapter: Chapter | undefined): void {
   const last = lessons[lessons.length - 1];
   const chain = readChain(readRootReadme(), md);
-  const home = homePage(readRootReadme(), chain, md, lessons, declarations(last.code), codes);
+  const home = homePage(readRootReadme(), chain, md, lessons, declarations(last.code), codes, chapter);
   writeFileSync(join(GEN, "index.md"), home.markdown);
   writeFragments(home.fragments);
 }
@@ -140,9 +144,9 @@ function comparePage(): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const started = performance.now();
-  const { lessons, refs } = await generate();
+  const { lessons, refs, chapters } = await generate();
   const generated = performance.now();
-  console.log(`generated ${lessons.length + refs.length + 2} pages in site/.gen (${Math.round(generated - started)} ms); reference pages: ${refs.join(", ")}`);
+  console.log(`generated ${lessons.length + refs.length + chapters.length + 2} pages in site/.gen (${Math.round(generated - started)} ms); reference pages: ${refs.join(", ")}; after the lessons: ${chapters.join(", ") || "nothing"}`);
   for (const s of lessons) {
     console.log(`  ${s.id}: ${s.fresh} new lines, ${s.cards} API cards, ${s.steps} replay steps, ${Math.round(s.bytes / 1024)} KB of code/diff/API HTML`);
   }

@@ -32,7 +32,7 @@ let sources: Sources;
 beforeAll(() => {
   build = buildApiReports(files); // one program for all lessons, cached per process
   sources = lessonSources(files);
-}, 120_000);
+});
 
 const lines = (violations: Violation[], ...rules: Rule[]) =>
   violations.filter((v) => rules.length === 0 || rules.includes(v.rule)).map((v) => v.line);

@@ -104,7 +104,7 @@ describe("演示场景（tooling/scenarios/data.ts 的 sNN-demo*）对得上真�
   // 所有课的演示一起开跑；每条测试只等自己那一课。
   beforeAll(async () => {
     await Promise.all(LESSONS.map((l) => demoStdout(l)));
-  }, 120_000);
+  });
 
   for (const lesson of LESSONS) {
     const ids = demoScenarios(lesson).map((s) => s.id);
@@ -112,7 +112,7 @@ describe("演示场景（tooling/scenarios/data.ts 的 sNN-demo*）对得上真�
       expect(ids.length, `${lesson} has no demo scenario in tooling/scenarios/data.ts`).toBeGreaterThan(0);
       const problems = checkDemo(lesson, await demoStdout(lesson), await demoTraces(lesson));
       expect(problems, problems.join("\n")).toEqual([]);
-    }, 60_000);
+    });
   }
 });
 
@@ -134,7 +134,7 @@ describe("检查器会失败：场景和 main() 不一致时说清哪一行", ()
     expect(problems).toEqual([
       'npm run s01 stdout line 6 "assistant: error: provider unavailable (503)" looks like core output, but no Output line of s01-demo accounts for it; main() does something tooling/scenarios/data.ts leaves out (a turn dropped?)',
     ]);
-  }, 60_000);
+  });
 
   it("s04-demo 少了中间一轮（grep）：那一轮的助手消息、调用、结果都点名", async () => {
     const problems = await checkMutated("s04", "s04-demo", (s) => void s.steps.splice(1, 1));
@@ -145,12 +145,12 @@ describe("检查器会失败：场景和 main() 不一致时说清哪一行", ()
           `npm run s04 stdout line ${13 + i} ${JSON.stringify(line)} looks like core output, but no Output line of s04-demo accounts for it; main() does something tooling/scenarios/data.ts leaves out (a turn dropped?)`,
       ),
     );
-  }, 60_000);
+  });
 
   it("s11 的两个场景之一少了一轮：PrintMode 没有开头可认，照样抓得到", async () => {
     const problems = await checkMutated("s11", "s11-demo-trusted", (s) => void s.steps.pop());
     expect(problems.join("\n")).toMatch(/^npm run s11 stdout line \d+ "有一步没做成.*" looks like core output, but no Output line of s11-demo-untrusted \+ s11-demo-trusted accounts for it/m);
-  }, 60_000);
+  });
 
   it("s01-demo 问的话和 main() 不同：Output 行在 stdout 里找不到", async () => {
     const problems = await checkMutated("s01", "s01-demo", (s) => {
@@ -159,7 +159,7 @@ describe("检查器会失败：场景和 main() 不一致时说清哪一行", ()
     expect(problems).toEqual([
       `s01-demo: Output line 1 "assistant: 收到第 1 个问题：「早上好」。" does not appear in npm run s01's stdout; tooling/scenarios/data.ts no longer does what main() does`,
     ]);
-  }, 60_000);
+  });
 
   it("s09-demo 少跑一个命令：stdout 里那行 /stats 没有着落", async () => {
     const problems = await checkMutated("s09", "s09-demo", (s) => {
@@ -168,7 +168,7 @@ describe("检查器会失败：场景和 main() 不一致时说清哪一行", ()
     expect(problems).toEqual([
       'npm run s09 stdout line 7 "/stats → 已完成 1 轮，存下 3 条消息" runs a command, but no step of s09-demo does; main() does something tooling/scenarios/data.ts leaves out',
     ]);
-  }, 60_000);
+  });
 
   it("纯函数：多行的 Output 必须挨着；顺序颠倒也算错", () => {
     const trace = (output: string[]): DemoTrace[] => [{ id: "x-demo", trace: { steps: [], messages: [], requests: [], output } }];

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LESSON_DIRS, ROOT } from "../tooling/course.ts";
 import { type CommandRunner, createCommandRunner, resolveCommand } from "../tooling/demos.ts";
+import { HANG_GUARD_MS } from "../tooling/hang-guard.ts";
 import { checkBannedPhrases } from "../tooling/docs/banned.ts";
 import { type DocsContext, contextFor, loadProject } from "../tooling/docs/context.ts";
 import { checkEnglishReadme } from "../tooling/docs/english-readme.ts";
@@ -22,7 +23,7 @@ import { checkVocabulary } from "../tooling/docs/vocabulary.ts";
 import { demoRuns } from "./support/demo-runs.ts";
 
 // The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
-const project = loadProject({ run: createCommandRunner(ROOT, 30_000, await demoRuns()) });
+const project = loadProject({ run: createCommandRunner(ROOT, HANG_GUARD_MS, await demoRuns()) });
 
 describe("每课的 README（EVOLUTION.md §6）", () => {
   const checked = project.lessons.filter((l) => existsSync(l.readmePath));
@@ -31,7 +32,7 @@ describe("每课的 README（EVOLUTION.md §6）", () => {
   beforeAll(async () => {
     const commands = new Set(checked.flatMap((l) => tryItCommands(readFileSync(l.readmePath, "utf8"))));
     await Promise.all([...commands].map((c) => project.run(c)));
-  }, 120_000);
+  });
 
   for (const lesson of project.lessons) {
     if (!existsSync(lesson.readmePath)) {
@@ -47,7 +48,7 @@ describe("每课的 README（EVOLUTION.md §6）", () => {
         it(rule, async () => {
           const violations = await check(lesson.id, text, ctx);
           expect(violations, violations.join("\n")).toEqual([]);
-        }, 60_000);
+        });
       }
     });
   }
@@ -168,7 +169,7 @@ describe("文档检查抓得到每一份改坏的样例（tests/fixtures/docs）
       const broken = [...(await checkReadme("s04", text, contextFor(project, s04)))].filter(([, messages]) => messages.length > 0);
       expect(broken.map(([r]) => r)).toEqual([c.rule]);
       expect(broken[0]?.[1]).toEqual(c.messages);
-    }, 60_000);
+    });
   }
 
   it("没有 README.md 的课报 missing", async () => {
@@ -414,7 +415,7 @@ describe("试一下的命令", () => {
   });
 
   it("同一条命令只跑一次（npm run s01 和 npx tsx s01_one_turn/code.ts 是同一条），直接用演示已经跑出的结果", async () => {
-    const run = createCommandRunner(ROOT, 30_000, await demoRuns());
+    const run = createCommandRunner(ROOT, HANG_GUARD_MS, await demoRuns());
     const viaNpm = run("npm run s01");
     expect(run("npx tsx s01_one_turn/code.ts")).toBe(viaNpm);
     const result = await viaNpm;
@@ -424,7 +425,7 @@ describe("试一下的命令", () => {
   it("真的从仓库根目录跑一个文件（样例假装的输出，就是样例真打印出来的）", async () => {
     const result = await createCommandRunner(ROOT)("npx tsx tests/fixtures/docs/s03_fixture/code.ts");
     expect(result).toEqual({ ok: true, stdout: FIXTURE_OUTPUT });
-  }, 30_000);
+  });
 });
 
 // ── README.en.md: the English front door keeps in step with README.md ───────────────────────────

@@ -4,15 +4,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMarkdownRenderer, disposeMdItInstance } from "vitepress";
+import { createHighlighter } from "shiki";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type DiffLine, diffLines } from "../tooling/linediff.ts";
 import { LAYOUT, readChain } from "../site/lib/chain.ts";
 import { MIN_FOLD, apiCards, codeViewHtml, declarations, newLines, segments } from "../site/lib/codeview.ts";
 import { splitCodes } from "../site/lib/codes.ts";
+import { chapterMarkdown, loadChapter } from "../site/lib/chapter.ts";
 import { loadCourse, readRootReadme } from "../site/lib/course.ts";
 import { diagramId, renderDiagram } from "../site/lib/diagrams.ts";
 import { diffRows, gitOrder, numberRows, splitHtml, unifiedHtml } from "../site/lib/diffview.ts";
-import { CodeHighlighter } from "../site/lib/highlight.ts";
+import { CodeHighlighter, THEMES } from "../site/lib/highlight.ts";
 import { readerLinks } from "../site/lib/links.ts";
 import { escapeText, WRAP_FROM, wrapIndent } from "../site/lib/html.ts";
 import { lessonPage } from "../site/lib/pages.ts";
@@ -24,9 +26,6 @@ import { BASE_ENV, normalizeBase, siteBase, withSiteBase } from "../site/lib/bas
 import { makePractice } from "../scripts/practice/stub.ts";
 import { parseMarkdown, walk } from "../tooling/markdown.ts";
 import { toString } from "mdast-util-to-string";
-
-// 高亮整课代码、画 Mermaid 图的几个测试在安静的机器上 1–2 秒，机器很忙时会过 vitest 默认的 5 秒；上限放宽到 20 秒（只对这个文件）
-vi.setConfig({ testTimeout: 20_000 });
 
 const lessons = loadCourse();
 
@@ -193,6 +192,21 @@ describe("网站生成器：高亮和代码视图", () => {
     expect(hl.css()).toMatch(/^\.lp-code,\.lp-hl code\{color:#[0-9a-f]{6}\}/);
   });
 
+  it("高亮不看表：一行切得再久也切完，和机器快慢无关（手拨 Date.now，每读一次过一秒）；shiki 默认的一行 500 毫秒会把行切断（检查本身会失败）", async () => {
+    const code = 'export const x = "a";  // note\nconst y = 1;';
+    const [hl, raw] = await Promise.all([CodeHighlighter.create(), createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: ["ts"] })]);
+    const calm = { ours: (await CodeHighlighter.create()).lines(code), raw: raw.codeToTokens(code, { lang: "ts", themes: THEMES }).tokens };
+    let t = 0;
+    const now = vi.spyOn(Date, "now").mockImplementation(() => (t += 1_000));
+    try {
+      expect(hl.lines(code)).toEqual(calm.ours);
+      const rushed = raw.codeToTokens(code, { lang: "ts", themes: THEMES }).tokens;
+      expect(rushed[0]?.length).toBeLessThan(calm.raw[0]?.length ?? 0);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it("课文代码块和代码视图共用颜色编号：构建时照生成时记下的表上色，没见过的颜色直接报错", async () => {
     const first = await CodeHighlighter.create();
     first.block("const a = 1;", "ts");
@@ -262,6 +276,37 @@ describe("网站生成器：课页", () => {
     expect(Object.keys(page.fragments)).toEqual(["s04.tabs", "s04.hints"]);
     expect(page.fragments["s04.tabs"]).toContain("<div id=L1 ");
     expect(page.fragments["s04.tabs"]).toContain('href="/compare.html?from=s03&amp;to=s04"');
+  });
+});
+
+describe("网站生成器：毕业一章", () => {
+  it("排在 s12 后面：s12 跳转条上的「下一步」和页底都指向它（不再是 next: false）；它的上一页是 s12，正文就是 README 原文", async () => {
+    const chapter = loadChapter();
+    if (chapter === undefined) throw new Error("graduation/README.md is missing");
+    expect(chapter.topic).toBe("毕业");
+    const [s11, s12] = ["s11", "s12"].map((id) => lessons.find((l) => l.id === id));
+    if (s11 === undefined || s12 === undefined) throw new Error("missing lesson");
+    const page = lessonPage(s12, s11, undefined, await sharedHighlighter(), { lesson: "s12", runs: [], steps: [] }, {}, undefined, chapter);
+    expect(page.markdown).toContain(`<a href="/graduation.html" rel="next">下一步<small>毕业</small></a>`);
+    expect(page.markdown).not.toContain("next: false");
+    expect(lessonPage(s12, s11, undefined, await sharedHighlighter(), { lesson: "s12", runs: [], steps: [] }).markdown).toContain("next: false");
+    const md = chapterMarkdown(chapter, s12);
+    expect(md).toContain(`prev:\n  text: "s12 ${s12.topic}"\n  link: /s12\nnext: false`);
+    expect(md).toContain(chapter.readme.trim());
+  });
+
+  it("它的相对链接从 graduation/ 算起；别处链到它的 README 或文件夹，都是这一页", () => {
+    const site: Site = { lessons: lessons.map((l) => ({ id: l.id, dir: l.dir })), refs: presentRefPages(), chapters: [{ id: "graduation", source: "graduation/README.md" }] };
+    const url = (from: string, href: string): string | undefined => {
+      const r = resolveRepoLink(from, href);
+      return r === undefined ? undefined : readerUrl(r.path, r.hash, site);
+    };
+    expect(url("graduation/README.md", "../s05_hooks/README.md")).toBe("/s05.html");
+    expect(url("graduation/README.md", "../fidelity/DIFFERENCES.md")).toBe("/differences.html");
+    expect(url("README.md", "graduation/README.md")).toBe("/graduation.html");
+    expect(url("README.md", "graduation/")).toBe("/graduation.html");
+    expect(url("README.md", "graduation/README.md#三个练习")).toBe("/graduation.html#三个练习");
+    expect(readerUrl("graduation/README.md", "", { ...site, chapters: [] })).toBeUndefined();
   });
 });
 

@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { findLessons } from "./course.ts";
+import { HANG_GUARD_MS } from "./hang-guard.ts";
 
 export type RunResult = { ok: true; stdout: string } | { ok: false; error: string };
 /** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
@@ -32,8 +33,12 @@ export function limitConcurrency(limit = Math.max(2, availableParallelism())): <
   };
 }
 
-/** Runs `file` (relative to root) under tsx (zod preloaded) from `root`, offline, without colours; stdout on exit 0. */
-export function runTsx(root: string, file: string, args: readonly string[] = [], timeoutMs = 30_000): Promise<RunResult> {
+/**
+ * Runs `file` (relative to root) under tsx (zod preloaded) from `root`, offline, without colours; stdout on exit 0.
+ * `timeoutMs` only guards against a hang (tooling/hang-guard.ts): a demo ends in about a second, so a child still running
+ * then is stuck; it is killed and the error says so.
+ */
+export function runTsx(root: string, file: string, args: readonly string[] = [], timeoutMs = HANG_GUARD_MS): Promise<RunResult> {
   return new Promise<RunResult>((res) => {
     const child = spawn(process.execPath, ["--import", "zod", "--import", "tsx", file, ...args], {
       cwd: root,
@@ -44,14 +49,19 @@ export function runTsx(root: string, file: string, args: readonly string[] = [],
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
     child.on("error", (e) => {
       clearTimeout(timer);
       res({ ok: false, error: e.message });
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) res({ ok: true, stdout });
+      if (hung) res({ ok: false, error: `still running after ${timeoutMs / 1000} s, killed by the hang guard (tooling/hang-guard.ts): it is stuck` });
+      else if (code === 0) res({ ok: true, stdout });
       else res({ ok: false, error: `exit ${code ?? signal}: ${stderr.trim().split("\n").slice(0, 3).join(" / ")}` });
     });
   });
@@ -107,7 +117,7 @@ export function resolveCommand(command: string, scripts: Readonly<Record<string,
  * banner). Each distinct command runs once per process (cached promise); at most one run per CPU at a time.
  * `done` holds runs already made (vitest's globalSetup runs every demo once: `s03_stream/code.ts` → result).
  */
-export function createCommandRunner(root: string, timeoutMs = 30_000, done: Readonly<Record<string, RunResult>> = {}): CommandRunner {
+export function createCommandRunner(root: string, timeoutMs = HANG_GUARD_MS, done: Readonly<Record<string, RunResult>> = {}): CommandRunner {
   const pkg = z.object({ scripts: z.record(z.string(), z.string()).default({}) }).parse(JSON.parse(readFileSync(join(root, "package.json"), "utf8")));
   const cache = new Map<string, Promise<RunResult>>();
   const limit = limitConcurrency();

@@ -3,7 +3,9 @@
 //   ③ 行为测试、④ 黄金轨迹：子进程里跑 vitest，跑的就是 npm test 的那些测试文件，只留这一课的测试，
 //      环境变量 LEARN_PI_LESSON_FILE 让 importLesson 导入这个文件（tooling/lesson.ts）
 //   ⑤ 演示：跑这个文件的 main()，和 README「试一下」的输出比（tooling/docs/try-it.ts 的 checkTryIt）
-// 前一项没过，后面的就不跑了。学习者的代码可能卡死：测试那边一段时间毫无进展、演示过了时限，就杀掉子进程，报「卡住了」。
+// 前一项没过，后面的就不跑了。学习者的代码可能卡死：有测试在跑、一段时间毫无进展，或者演示过了时限，就杀掉子进程，报「卡住了」。
+// 没有测试在跑的时候（vitest 启动、导入测试文件），卡住的不会是学习者写的函数体，而机器一忙这段可能要几十秒：
+// 这时只按防卡死的上限（tooling/hang-guard.ts）算，免得把一份对的练习在忙的机器上报成「卡住了」。
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,6 +18,7 @@ import { checkTryIt } from "../../tooling/docs/try-it.ts";
 import { resolveCommand } from "../../tooling/demos.ts";
 import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
 import { ROOT, lessonDir } from "../../tooling/course.ts";
+import { HANG_GUARD_MS } from "../../tooling/hang-guard.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
 import { type Stage, blame, readStageMap, stageOfTest, stagesOf, testKey } from "../../tooling/stages.ts";
 import { type CheckNames, checkNames, stageName } from "./check-names.ts";
@@ -30,13 +33,18 @@ export type CheckResult = { name: string; status: Status; note: string };
 export type Outcome = { id: string; file: string; checks: CheckResult[]; first?: Finding; stage?: StageProgress; ok: boolean; unmapped?: string[] };
 
 export type CheckOptions = {
-  /** 测试那边多久（毫秒）没有任何进展就算卡住；重跑一个黄金场景的时限也是它。 */
+  /** 有测试在跑时，多久（毫秒）没有任何进展就算卡住。 */
   stuckMs?: number;
   /** 演示最多跑多久。 */
   demoTimeoutMs?: number;
 };
 
-const DEFAULTS = { stuckMs: 10_000, demoTimeoutMs: 15_000 };
+/**
+ * tsx 子进程（演示、为解释一个失败重跑一个黄金场景）的上限：它们平时一秒上下就跑完（连 tsx 启动），一分钟只有卡死才够得着，
+ * 机器再忙也不会把一份对的练习报成「演示卡住了」。测试那边的 10 秒只在有测试在跑时才算（一个测试平时几十毫秒）。
+ */
+const CHILD_GUARD_MS = 60_000;
+const DEFAULTS = { stuckMs: 10_000, demoTimeoutMs: CHILD_GUARD_MS };
 
 const rel = (file: string): string => relative(ROOT, file) || file;
 
@@ -82,7 +90,8 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * 跑 vitest，边跑边读 reporter 写的事件。卡死的判断是「silenceMs 毫秒里一条事件都没有」：学习者的循环要是只靠
+ * 跑 vitest，边跑边读 reporter 写的事件。卡死的判断是「有测试开始了没结束，silenceMs 毫秒里一条事件都没有」（没有测试在跑时
+ * 是 HANG_GUARD_MS，见文件开头）：学习者的循环要是只靠
  * Promise 空转，worker 里的定时器永远等不到，vitest 自己的超时和 worker 的消息都出不来，只能从外面看。
  * 卡住的是哪个测试：worker 里同步记下的「开始了、没结束」的那个（scripts/practice/worker-events.ts）。
  */
@@ -110,7 +119,7 @@ export async function runCourseTests(id: string, file: string, files: string[], 
   signal?.addEventListener("abort", () => killGroup(child), { once: true });
   const watchdog = setInterval(() => {
     log.drain();
-    if (!log.done && Date.now() - log.lastEvent > silenceMs) {
+    if (!log.done && Date.now() - log.lastEvent > (log.testRunning() ? silenceMs : HANG_GUARD_MS)) {
       silent = Date.now() - log.lastEvent;
       killGroup(child);
     }
@@ -172,6 +181,11 @@ class EventLog {
       this.done = true;
       this.unhandled.push(...e.errors);
     }
+  }
+
+  /** 有没有测试开始了、还没结束。 */
+  testRunning(): boolean {
+    return this.running.size > 0;
   }
 
   /** 卡住的是哪一个：开始了没结束的那个；万一没有（卡在测试之外，比如导入文件时），就是还没跑完的文件里第一个没结果的。 */
@@ -321,7 +335,7 @@ export type StageProgress = { current: number; of: number; stage: Stage; restHer
  * ③④ 行为测试和黄金轨迹：一次 vitest，结果按阶段分组（tooling/stages.ts 的表，tooling/stages.json 的测试归属）。
  * 第一个有测试没过的阶段是「当前阶段」：前面的阶段过了，后面的先不看；只解释当前阶段的第一个失败。
  */
-async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs: number, started: Promise<TestRun>): Promise<StageProgress | undefined> {
+async function checkCourseTests(id: string, file: string, tally: Tally, started: Promise<TestRun>): Promise<StageProgress | undefined> {
   const files = courseTestFiles();
   const order = [...files.behaviour, ...files.golden];
   const stages = stagesOf(id);
@@ -376,7 +390,7 @@ async function checkCourseTests(id: string, file: string, tally: Tally, stuckMs:
       };
     } else if (g.length === 0 || blamed === undefined) {
       finding = { title: `没找到 ${id} 第 ${k} 阶段的测试`, lines: ["检查器和测试文件对不上了：请报告这个问题。"] };
-    } else finding = await explainTest(id, file, blamed.test, files.golden.includes(blamed.test.file), stuckMs, k);
+    } else finding = await explainTest(id, file, blamed.test, files.golden.includes(blamed.test.file), CHILD_GUARD_MS, k);
     // 撞上空白时，TODO 的提示已经指着 README 的小节了，不再重复；否则指向这个测试靠的那一处空白的小节，说不出是哪一处就指阶段的小节
     if (!finding.lines.some((l) => l.includes("README.md「"))) {
       const section = (blamed?.stub === undefined ? undefined : stubSection(id, blamed.stub)) ?? stage.section;
@@ -417,7 +431,7 @@ export async function runChecks(id: string, file: string, options: CheckOptions 
     tally.expect(stagesOf(id).map((s, i) => stageName(i + 1, s)));
     return stop();
   }
-  const stage = await checkCourseTests(id, file, tally, opts.stuckMs, started);
+  const stage = await checkCourseTests(id, file, tally, started);
   if (stage !== undefined) return stop(stage);
   // ⑤ 演示：所有阶段都过了才比
   const demo = await checkDemo(id, file, opts.demoTimeoutMs);

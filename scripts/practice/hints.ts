@@ -64,9 +64,9 @@ function proseOnly(nodes: readonly RootContent[]): RootContent[] {
   return nodes.filter(keep).map(strip);
 }
 
-/** README「工作原理」里叫 section 的那一小节的正文（Markdown，没有代码块）；找不到这一小节是 undefined。 */
-export function proseHint(readme: string, section: string): string | undefined {
-  const part = subsections(readme, "工作原理").find((p) => p.title === section);
+/** README「工作原理」（或 h2 那一节）里叫 section 的那一小节的正文（Markdown，没有代码块）；找不到这一小节是 undefined。 */
+export function proseHint(readme: string, section: string, h2 = "工作原理"): string | undefined {
+  const part = subsections(readme, h2).find((p) => p.title === section);
   if (part === undefined) return undefined;
   const prose = proseOnly(part.nodes);
   return toMarkdown({ type: "root", children: prose }, { extensions: [gfmToMarkdown({ tablePipeAlign: false })] }).trimEnd();

@@ -52,7 +52,7 @@ export function formatReport(outcome: Outcome, solution: boolean, { color = fals
   }
   const next = LESSONS.find((l) => lessonNumber(l) === lessonNumber(id) + 1);
   if (solution) lines.push(`${id} 自己的代码全部通过。`);
-  else if (next === undefined) lines.push(`${id} 过关了！十二课的零件你都亲手写过一遍了。`);
+  else if (next === undefined) lines.push(`${id} 过关了！十二课的零件你都亲手写过一遍了。`, "接下来是毕业：把它们写成真的 Pi 扩展，装进 Pi 里跑（graduation/README.md）：npm run graduate -- 1");
   else lines.push(`${id} 过关了！下一课：npm run practice -- ${next}`);
   return lines.join("\n");
 }

@@ -295,6 +295,18 @@ export function stubSource(src: LessonSource, whole: ReadonlySet<string> = new S
  */
 export function makePractice(id: string, { verify: check = true, filled = new Set<string>() }: { verify?: boolean; filled?: ReadonlySet<string> } = {}): Practice {
   const src = lessonSource(id);
+  // 同一个进程里同样的输入（这一课和上一课的 code.ts、README、参数）只挖一次：npm test 里网站、提示、README 的测试
+  // 对每课要它一百多次，每次都从头解析、比对两课的代码。交出去的是拷贝，谁改了也碰不到缓存里的那份。
+  const key = JSON.stringify([src.cur, src.prev, src.readme, check, [...filled].sort()]);
+  const cached = practices.get(key);
+  if (cached !== undefined) return structuredClone(cached);
+  const practice = makePracticeOnce(id, src, check, filled);
+  practices.set(key, practice);
+  return structuredClone(practice);
+}
+const practices = new Map<string, Practice>();
+
+function makePracticeOnce(id: string, src: LessonSource, check: boolean, filled: ReadonlySet<string>): Practice {
   const whole = new Set<string>();
   for (let attempt = 0; ; attempt++) {
     const practice = stubSource(src, whole, filled);

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitepress";
 import type { CodeIndex } from "../lib/codes.ts";
+import { loadChapter } from "../lib/chapter.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
 import { CodeHighlighter } from "../lib/highlight.ts";
 import { siteBase, withSiteBase } from "../lib/base.ts";
@@ -12,6 +13,9 @@ import { githubSlug, presentRefPages } from "../lib/refs.ts";
 
 const lessons = loadCourse();
 const refs = presentRefPages();
+// 毕业一章排在十二课后面（侧栏「课程」一组的最后一项）：VitePress 按侧栏算页底的上一页、下一页，s12 的下一页就是它
+const chapter = loadChapter();
+const chapters = chapter === undefined ? [] : [{ id: chapter.id, source: chapter.source }];
 const GEN = join(SITE, ".gen");
 let codes: CodeIndex | undefined;
 const readCodes = (): CodeIndex => {
@@ -60,7 +64,7 @@ export default defineConfig({
     codeCopyButton: { tooltipText: "复制", copiedText: "已复制" },
     // 和 GitHub 一样的标题锚点：为 GitHub 写的链接（EVOLUTION.md#9-决策…）在站里也对得上
     anchor: { slugify: githubSlug },
-    config: (md) => readerLinks(md, { site: { lessons, refs }, codes: readCodes, diagrams: readDiagrams }),
+    config: (md) => readerLinks(md, { site: { lessons, refs, chapters }, codes: readCodes, diagrams: readDiagrams }),
     highlight,
   },
   themeConfig: {
@@ -73,7 +77,7 @@ export default defineConfig({
     sidebar: [
       {
         text: "课程",
-        items: lessons.map((l) => ({ text: `${l.id} ${l.topic}`, link: `/${l.id}` })),
+        items: [...lessons.map((l) => ({ text: `${l.id} ${l.topic}`, link: `/${l.id}` })), ...(chapter === undefined ? [] : [{ text: chapter.topic, link: `/${chapter.id}` }])],
       },
       { text: "参考", items: refLinks },
     ],

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withSiteBase } from "../lib/base.ts";
 import { builtBase } from "../lib/built-base.ts";
 import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
+import { loadChapter } from "../lib/chapter.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
 import { answerBlocks, firstFailureBlock } from "../lib/practice.ts";
 import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
@@ -52,7 +53,8 @@ const hasGlossary = refs.some((r) => r.id === "glossary");
 const BASE = builtBase();
 /** 站内路径 → 服务器上的网址路径：/s04.html → /learn-pi-agent/s04.html。 */
 const at = (path: string): string => withSiteBase(path, BASE);
-const PAGES = ["/", ...lessons.map((l) => `/${l.id}.html`), ...refs.map((r) => `/${r.id}.html`), "/compare.html"];
+const chapter = loadChapter();
+const PAGES = ["/", ...lessons.map((l) => `/${l.id}.html`), ...(chapter === undefined ? [] : [`/${chapter.id}.html`]), ...refs.map((r) => `/${r.id}.html`), "/compare.html"];
 
 let server: StaticServer;
 let browser: Browser;
@@ -278,7 +280,7 @@ describe("课程网站（真浏览器）", () => {
     const icon = await fetch(`${server.url}${at("/favicon.svg")}`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get("content-type")).toBe("image/svg+xml");
-  }, 240_000);
+  });
 
   it("桌面 1440px：代码、差异、回放用满宽度，旁边的目录让开", async () => {
     const page = await open("/s04.html", { width: DESKTOP });
@@ -444,7 +446,8 @@ describe("课程网站（真浏览器）", () => {
     await page.locator('[data-role="speed"]').selectOption({ label: "4×" });
     const before = await pos();
     await page.locator('[data-action="play"]').click();
-    await expect.poll(pos, { timeout: 5000 }).toBeGreaterThanOrEqual(before + 3);
+    // 等到走了三步为止：一步几百毫秒，一分钟只防卡死，机器再忙也不误报
+    await expect.poll(pos, { timeout: 60_000 }).toBeGreaterThanOrEqual(before + 3);
     await page.locator('[data-action="play"]').click();
     const paused = await pos();
     await page.waitForTimeout(900);
@@ -528,7 +531,7 @@ describe("课程网站（真浏览器）", () => {
         await shot.context().close();
       }
     }
-  }, 120_000);
+  });
 
   it("练习视图：开关一按，讲本节函数体的代码块折进「提示 / 答案」，点开才看；选择记在 localStorage；关上和普通视图一样", async () => {
     const lesson = s04;
@@ -734,7 +737,7 @@ describe("课程网站（真浏览器）", () => {
     expect(await page.locator("tr#f3").isVisible()).toBe(true);
     await page.screenshot({ path: join(SHOTS, "differences-f3.png") });
     await page.context().close();
-  }, 180_000);
+  });
 
   it("课文里的 Mermaid 流程图画成了图：浅色模式看浅色那份，深色模式看深色那份，不再是一段源码", async () => {
     const withDiagram = lessons.filter((l) => l.readme.includes("```mermaid"));
@@ -744,7 +747,7 @@ describe("课程网站（真浏览器）", () => {
       const figure = page.locator(".lp-diagram").first();
       await figure.scrollIntoViewIfNeeded();
       const light = figure.locator("img.lp-diagram-light");
-      await expect.poll(() => light.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 5000 }).toBe(true);
+      await expect.poll(() => light.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 60_000 }).toBe(true); // 等图载入，一分钟只防卡死
       expect(await figure.locator("img.lp-diagram-dark").isVisible()).toBe(false);
       expect(problemsOf(page), lesson.id).toEqual([]);
       await page.context().close();
@@ -758,7 +761,7 @@ describe("课程网站（真浏览器）", () => {
     expect(await figure.locator("img.lp-diagram-light").isVisible()).toBe(false);
     await page.screenshot({ path: join(SHOTS, "s04-1440-diagram-dark.png") });
     await dark.close();
-  }, 120_000);
+  });
 
   it("差异：同一处改动先列删掉的行再列加上的；并排视图左旧右新；比较任意两课", async () => {
     // 每课的差异标签
@@ -812,7 +815,27 @@ describe("课程网站（真浏览器）", () => {
     await compare.screenshot({ path: join(SHOTS, "compare.png") });
     expect(problemsOf(compare)).toEqual([]);
     await compare.context().close();
-  }, 120_000);
+  });
+
+  it("毕业一章排在 s12 后面：侧栏「课程」一组的最后一项，s12 的跳转条和页底都指向它；页上有对照表（每课一行，链到那一课）和三个练习", async () => {
+    if (chapter === undefined) throw new Error("graduation/README.md is missing");
+    const s12 = await open("/s12.html", { width: DESKTOP });
+    await live(s12);
+    const items = await s12.locator(".VPSidebar .VPSidebarItem.level-0").first().locator("a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(items.at(-1)).toBe(`${server.url}${at(`/${chapter.id}.html`)}`);
+    expect(await s12.locator('.lp-jump a[rel="next"]').getAttribute("href")).toBe(at(`/${chapter.id}.html`));
+    expect(await s12.locator(".VPDocFooter .pager-link.next").getAttribute("href")).toBe(at(`/${chapter.id}.html`));
+    await s12.locator(".VPDocFooter .pager-link.next").click();
+    await s12.waitForURL(`**${at(`/${chapter.id}.html`)}`);
+    await s12.locator(".vp-doc h1", { hasText: chapter.topic }).waitFor();
+    const mapLinks = await s12.locator('.vp-doc h2:has-text("对照表") ~ table').first().locator("tbody tr td:first-child a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(mapLinks).toEqual(lessons.map((l) => `${server.url}${at(`/${l.id}.html`)}`));
+    expect(await s12.locator(".vp-doc h3").allTextContents()).toEqual(expect.arrayContaining(["练习 1：工具", "练习 2：闸", "练习 3：包"].map((t) => expect.stringContaining(t))));
+    expect(await s12.locator('.VPDocFooter .pager-link.prev').getAttribute("href")).toBe(at("/s12.html"));
+    expect(problemsOf(s12)).toEqual([]);
+    await s12.screenshot({ path: join(SHOTS, "graduation-1440.png") });
+    await s12.context().close();
+  });
 
   it("页面大小：s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，site:serve 压缩文字", async () => {
     const page = await open("/s12.html", { width: DESKTOP, wait: "networkidle" });

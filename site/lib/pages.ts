@@ -79,15 +79,17 @@ export function lessonPage(
   codes: CodeIndex = {},
   /** 这一课练习挖掉的地方（makePractice(id, { verify: false }).stubs）；不给就不放练习卡片。 */
   stubs?: readonly Stub[],
+  /** 最后一课之后的那一章（毕业，site/lib/chapter.ts）：最后一课的「下一步」指向它。 */
+  after?: ChapterLink,
 ): LessonPage {
   const code = codeSection(lesson, prev, hl);
   // 练习视图：讲本节函数体的代码块折进「提示 / 答案」，再换上练习卡片
   const readme = stubs === undefined ? lesson.readme : withPracticeCard({ ...lesson, readme: withPracticeFolds(lesson, stubs) }, next, stubs, codes);
   const { head, body } = splitAtFirstH2(readme);
   const own = replay.steps.filter((s) => s.lesson === lesson.id).length;
-  const markdown = lessonMarkdown(lesson, next, {
+  const markdown = lessonMarkdown(lesson, next ?? after, {
     head,
-    jump: jumpNav(lesson, prev, next, replay, own, code.freshCount, stubs),
+    jump: jumpNav(lesson, prev, next, replay, own, code.freshCount, stubs, after),
     body,
     codeIntro: codeIntro(lesson, prev, code.freshCount),
     replayIntro: replayIntro(lesson, replay, own),
@@ -124,7 +126,10 @@ function splitAtFirstH2(readme: string): { head: string; body: string } {
   return { head, body };
 }
 
-function jumpNav(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefined, replay: Replay, own: number, freshCount: number, stubs: readonly Stub[] | undefined): string {
+/** 课以外的一章在跳转条上的样子：站内页名和短名。 */
+export type ChapterLink = { id: string; topic: string };
+
+function jumpNav(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefined, replay: Replay, own: number, freshCount: number, stubs: readonly Stub[] | undefined, after: ChapterLink | undefined): string {
   return (
     `<nav class="lp-jump" aria-label="本页">` +
     `<a href="#code">代码<small>${prev === undefined ? "全部是新的" : `新 ${freshCount} 行，旧的已折叠`}</small></a>` +
@@ -132,6 +137,7 @@ function jumpNav(lesson: Lesson, prev: Lesson | undefined, next: Lesson | undefi
     `${stubs !== undefined ? `<a href="#${PRACTICE_ANCHOR}">练习<small>自己写一遍：${stubs.length} 处空白</small></a><PracticeToggle lesson="${lesson.id}" />` : ""}` +
     `${prev !== undefined ? `<a href="${withSiteBase(`/${prev.id}.html`)}" rel="prev">上一课<small>${escapeHtml(prev.id)} ${escapeHtml(prev.topic)}</small></a>` : ""}` +
     `${next !== undefined ? `<a href="${withSiteBase(`/${next.id}.html`)}" rel="next">下一课<small>${escapeHtml(next.id)} ${escapeHtml(next.topic)}</small></a>` : ""}` +
+    `${next === undefined && after !== undefined ? `<a href="${withSiteBase(`/${after.id}.html`)}" rel="next">下一步<small>${escapeHtml(after.topic)}</small></a>` : ""}` +
     `</nav>`
   );
 }
@@ -153,7 +159,7 @@ function replayIntro(lesson: Lesson, replay: Replay, own: number): string {
   );
 }
 
-function lessonMarkdown(lesson: Lesson, next: Lesson | undefined, parts: { head: string; jump: string; body: string; codeIntro: string; replayIntro: string }): string {
+function lessonMarkdown(lesson: Lesson, next: { id: string } | undefined, parts: { head: string; jump: string; body: string; codeIntro: string; replayIntro: string }): string {
   return [
     "---",
     `title: ${yaml(`${lesson.id} ${lesson.topic}`)}`,
@@ -218,12 +224,14 @@ export function homePage(
   lessons: Lesson[],
   lastDecls: Declaration[],
   codes: CodeIndex = {},
+  /** 十二课之后的那一章（毕业）：课程卡片下面多一行链到它。 */
+  after?: ChapterLink & { tagline: string },
 ): { markdown: string; fragments: Fragments } {
   const hero = homeHero(rootReadme);
   const cards = lessonCards(lessons, md);
   const sections = homeSections(rootReadme, md);
   const fragments: Fragments = { "index.chain": chainHtml(chain, md, lessons, lastDecls, codes), "index.lessons": `<ol class="lp-lessons">${cards}</ol>` };
-  return { markdown: homeMarkdown(hero, chain, lessons, sections), fragments };
+  return { markdown: homeMarkdown(hero, chain, lessons, sections, after), fragments };
 }
 
 /** 首页大标题：根 README 的一级标题按「：」分成名字和副标题，第一段引用当标语。 */
@@ -261,7 +269,7 @@ function homeSections(rootReadme: string, md: MarkdownRenderer): HomeSections {
   return { preamble, rest, chainAlias, lessonsAlias };
 }
 
-function homeMarkdown(hero: { name: string; text: string; tagline: string }, chain: ChainSection, lessons: Lesson[], sections: HomeSections): string {
+function homeMarkdown(hero: { name: string; text: string; tagline: string }, chain: ChainSection, lessons: Lesson[], sections: HomeSections, after: (ChapterLink & { tagline: string }) | undefined): string {
   return [
     "---",
     "layout: home",
@@ -302,6 +310,7 @@ function homeMarkdown(hero: { name: string; text: string; tagline: string }, cha
     "",
     raw("index.lessons"),
     "",
+    ...(after === undefined ? [] : [`十二课之后：[${after.topic}](/${after.id}.html)——${after.tagline}。`, ""]),
     ...sections.rest.flatMap((body) => [body, ""]),
   ].join("\n");
 }

@@ -164,13 +164,19 @@ export function codeIndex(md: MarkdownRenderer, root = ROOT): CodeIndex {
 }
 
 // ── 仓库里的相对链接 → 站内页面 ─────────────────────────
-export type Site = { lessons: { id: string; dir: string }[]; refs: RefPage[] };
+export type Site = {
+  lessons: { id: string; dir: string }[];
+  refs: RefPage[];
+  /** 课以外的章（毕业一章，site/lib/chapter.ts）：站内页名和它的 README。 */
+  chapters?: readonly { id: string; source: string }[];
+};
 
 /** 站内每一页是从仓库里哪个文件生成的（页面的 relativePath → 仓库路径）：用来解析页面里的相对链接。 */
 export function pageSources(site: Site): Record<string, string> {
   const out: Record<string, string> = { "index.md": "README.md" };
   for (const l of site.lessons) out[`${l.id}.md`] = `${l.dir}/README.md`;
   for (const r of site.refs) out[`${r.id}.md`] = r.source;
+  for (const c of site.chapters ?? []) out[`${c.id}.md`] = c.source;
   return out;
 }
 
@@ -186,6 +192,8 @@ export function readerUrl(repoPath: string, hash: string, site: Site): string | 
   if (lesson !== undefined) return p.endsWith("code.ts") ? `/${lesson.id}.html${hash !== "" ? hash : "#code"}` : `/${lesson.id}.html${hash}`;
   const ref = site.refs.find((r) => r.source === p);
   if (ref !== undefined) return `/${ref.id}.html${hash}`;
+  const chapter = site.chapters?.find((c) => p === c.source || p === posix.dirname(c.source));
+  if (chapter !== undefined) return `/${chapter.id}.html${hash}`;
   if (REPO_ONLY.has(p) && COURSE_REPO.startsWith("https://github.com/")) return `${COURSE_REPO}/blob/main/${p}${hash}`;
   return undefined;
 }

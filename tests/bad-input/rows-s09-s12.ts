@@ -32,6 +32,21 @@ export const ROWS_S09_S12: Row[] = [
     },
   },
   {
+    id: "extension-tool-without-spec",
+    since: "s09",
+    input: "扩展登记的工具连 spec 都没有（只有一个 handler）",
+    async run(h) {
+      const b = h.agent();
+      b.agent.runtime?.use(function noSpec(api) {
+        api.registerTool({ handler: () => "x" } as never);
+      });
+      return { state: b.state() };
+    },
+    expected: {
+      state: { messages: [], tools: [], resources: [], errors: [expect.stringMatching(/^error: extension "noSpec" failed to load: invalid tool: spec: /)] },
+    },
+  },
+  {
     id: "extension-tool-clash",
     since: "s09",
     input: "扩展登记的工具和已有工具重名（同一个扩展里还登记了命令）",

@@ -1,6 +1,7 @@
 // npm run bench 的对照表靠得住的前提：两边干的是同一件事、交替计时真的交替、比值算得对。
 // 这些在 npm test 里跑（小规模，几毫秒）；Pi 没装（fidelity/node_modules）时，只跑不需要 Pi 的那几条。
-import { describe, expect, it } from "vitest";
+import { performance } from "node:perf_hooks";
+import { describe, expect, it, vi } from "vitest";
 import { importLesson } from "../../tooling/lesson.ts";
 import { alternate, median, ratios } from "../../tooling/bench/compare.ts";
 import { loadPi } from "../../tooling/bench/pi.ts";
@@ -47,9 +48,18 @@ describe("bench 的计时框架", () => {
 
   it("每边一块一块地连着跑，两边块一样大，每块够 blockMs 那么长", async () => {
     const log: string[] = [];
-    const t = await alternate(fake("mini", log, ["a"]), fake("pi", log, ["a"]), { warmup: 1, runs: 2, blockMs: 5 });
-    // 一次运行几乎不花时间，凑够 5 ms 要连着跑很多次
-    expect(t.block).toBeGreaterThan(1);
+    // 手拨的表：performance.now() 只在一次运行里往前走 0.125 ms，块多大只看这个数，不看机器多快
+    const clock = { ms: 0 };
+    const tick = (side: ComparedRun): ComparedRun => async () => ((clock.ms += 0.125), side());
+    const now = vi.spyOn(performance, "now").mockImplementation(() => clock.ms);
+    let t: Awaited<ReturnType<typeof alternate>>;
+    try {
+      t = await alternate(tick(fake("mini", log, ["a"])), tick(fake("pi", log, ["a"])), { warmup: 1, runs: 2, blockMs: 5 });
+    } finally {
+      now.mockRestore();
+    }
+    // 一次运行 0.125 ms，凑够 5 ms 要连着跑 40 次
+    expect(t.block).toBe(40);
     const b = t.block;
     expect(log.slice(2)).toEqual([...Array(b).fill("mini"), ...Array(b).fill("pi"), ...Array(b).fill("pi"), ...Array(b).fill("mini")]);
   });

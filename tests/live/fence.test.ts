@@ -8,9 +8,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type FencedPath, readBytes, readText, resolveInside } from "../../live/fence.ts";
 import { createWorkspaceTools } from "../../live/tools.ts";
-import { useLiveTimeout, useWorkspace, workspace } from "./support.ts";
+import { useWorkspace, workspace } from "./support.ts";
 
-useLiveTimeout();
 useWorkspace();
 
 const CANARY = `CANARY-${Math.random().toString(36).slice(2)}-金丝雀`;

@@ -7,9 +7,8 @@ import { type ChatMessage, type ChatToolCall, type RememberedCall, toChatMessage
 import { DONE, type Reply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "../../live/replay.ts";
 import { SseDecoder, type SseMessage } from "../../live/sse.ts";
 import { type ProviderEvent, collectAssistantMessage } from "../../s12_packages/code.ts";
-import { HandClock, INPUT, KEY, TOOL_ANSWER, TOOL_EVENTS, allEvents, answer, concatBytes, forcedCuts, providerFor, sameUnderSplits, silentAfterFirstText, useLiveTimeout, utf8, withServer } from "./support.ts";
+import { HandClock, INPUT, KEY, TOOL_ANSWER, TOOL_EVENTS, allEvents, answer, concatBytes, forcedCuts, providerFor, sameUnderSplits, silentAfterFirstText, utf8, withServer } from "./support.ts";
 
-useLiveTimeout();
 
 // ── SSE 解码 ─────────────────────────────────────────────
 describe("SseDecoder：字节在哪里切开都解出同样的事件", () => {

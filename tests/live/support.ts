@@ -4,22 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, vi } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { ClockTimers } from "../../live/clock.ts";
 import { ENV } from "../../live/config.ts";
 import { type LiveIO, runLive } from "../../live/main.ts";
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
 import { DONE, type Pause, type Reply, type ReplayServer, event, finishChunk, splitAt, startReplayServer, textChunk, toolChunk } from "../../live/replay.ts";
 import { type AssistantMessage, type ProviderEvent, type ProviderInput, type ToolCall, collectAssistantMessage, recordToolCalls } from "../../s12_packages/code.ts";
-
-/**
- * 每个测试都走真的 HTTP：机器很忙时几百毫秒的测试也可能拖到好几秒，默认的 5 秒不够宽裕。
- * 判断对错的从来不是这个上限，它只防一个测试永远挂着（比如超时的表根本不响）。起子进程的测试另给 60 秒。
- * 每个测试文件开头各调一次：vi.setConfig 只管当前这个文件，而这个模块在一个 worker 里只求值一次（vitest.config.ts 的 isolate: false）。
- */
-export function useLiveTimeout(): void {
-  vi.setConfig({ testTimeout: 20_000 });
-}
 
 export const KEY = "sk-test-SECRET-4f9c";
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -6,16 +6,15 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DEFAULTS, ENV, type LiveConfig, readLiveConfig } from "../../live/config.ts";
 import { EXIT, type LiveIO, USAGE, configHelp, createLiveAgent } from "../../live/main.ts";
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
 import { DONE, type Pause, type Reply, event, finishChunk, textAnswer, textChunk } from "../../live/replay.ts";
 import { type Agent, type AssistantMessage, PrintMode, runOneTurn } from "../../s12_packages/code.ts";
 import { ROOT } from "../../tooling/course.ts";
-import { HandClock, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useLiveTimeout, useWorkspace, utf8, withServer, workspace } from "./support.ts";
+import { HandClock, type LiveRun, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useWorkspace, utf8, withServer, workspace } from "./support.ts";
 
-useLiveTimeout();
 useWorkspace();
 
 describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保活注释也算）；总时长上限另有 MINI_PI_TOTAL_TIMEOUT_MS", () => {
@@ -47,15 +46,43 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
     expect(run.stdout).toBe("慢慢地说🙂。\n");
     expect(clock.now).toBeGreaterThan(2 * IDLE); // 以前的总截止时间在这里就会把回答拦腰切断
 
-    // 真的时间也一样：空闲超时 1 秒，每 50 毫秒一块，一共一秒多。两块之间得卡住 0.95 秒才会误报
-    const REAL_IDLE = 1000;
-    const started = Date.now();
-    const real = await runAgainst(() => ({ chunks: steady(() => ({ waitMs: 50 }), { keepAlives: 22 }) }), { [ENV.timeoutMs]: String(REAL_IDLE) });
-    const elapsed = Date.now() - started;
+    // 真的表（不换 timers，用的是 live/clock.ts 的 REAL_TIMERS）也是这样上弦的：每 50 毫秒一块，每一块都把空闲表重上一次弦，
+    // 旧的那只先停掉，任何时候最多一只在走，一轮结束全停。空闲超时给一分钟，只有真卡死才够得着它；
+    // 判对错的是上弦的次数和先后，不是「两块之间隔了多久」，机器再忙结论也一样
+    const REAL_IDLE = 60_000;
+    const { setTimeout: realSet, clearTimeout: realClear } = globalThis;
+    const log: ({ arm: unknown } | { stop: unknown })[] = [];
+    const set = vi.spyOn(globalThis, "setTimeout").mockImplementation(((callback: () => void, ms?: number) => {
+      const handle = realSet(callback, ms);
+      if (ms === REAL_IDLE) log.push({ arm: handle });
+      return handle;
+    }) as typeof setTimeout);
+    const clear = vi.spyOn(globalThis, "clearTimeout").mockImplementation((handle) => {
+      log.push({ stop: handle });
+      realClear(handle);
+    });
+    let real: LiveRun;
+    try {
+      real = await runAgainst(() => ({ chunks: steady(() => ({ waitMs: 50 })) }), { [ENV.timeoutMs]: String(REAL_IDLE) });
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
     expect(real.stderr.at(-1)).not.toMatch(/^error/);
     expect(real.code).toBe(EXIT.answered);
     expect(real.stdout).toBe("慢慢地说🙂。\n");
-    expect(elapsed).toBeGreaterThan(REAL_IDLE);
+    // 照先后走一遍上弦（arm）和停表（stop），数着任何时候有几只空闲表在走
+    const running = new Set<unknown>();
+    let arms = 0;
+    let most = 0;
+    for (const step of log) {
+      if ("arm" in step) (arms++, running.add(step.arm));
+      else running.delete(step.stop);
+      most = Math.max(most, running.size);
+    }
+    expect(arms, "re-armed by the body's bytes, not only when the request starts and the headers arrive").toBeGreaterThan(2);
+    expect(most, "one idle timer at a time").toBe(1);
+    expect(running.size, "every idle timer stopped when the answer ended").toBe(0);
   });
 
   it("检查本身会失败：中途真的停了比空闲超时还久，就超时，已收到的文字留着", async () => {
@@ -183,7 +210,7 @@ describe("npm run live：设置从环境变量来，缺了就说清楚并以非�
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${ENV.baseUrl} 没有设置`);
-  }, 60_000);
+  });
 });
 
 describe("8. 文档里的命令和表都和代码对得上：npm run -s live 的 stdout 一字不差就是回答", () => {
@@ -249,6 +276,5 @@ describe("8. 文档里的命令和表都和代码对得上：npm run -s live 的
         },
       );
     },
-    60_000,
   );
 });

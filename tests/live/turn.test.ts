@@ -11,9 +11,8 @@ import { MIN_FRAGMENT, SecretMask, maskSecret, maskThenShorten } from "../../liv
 import { DONE, type Reply, event, finishChunk, reasoningChunk, textAnswer, textChunk, toolChunk } from "../../live/replay.ts";
 import { createWorkspaceTools } from "../../live/tools.ts";
 import { DEFAULT_MAX_TURNS, ToolRegistry, runOneTurn } from "../../s12_packages/code.ts";
-import { KEY, type LiveRun, TOOL_ANSWER, callAnswer, liveIO, runAgainst, sameUnderSplits, useLiveTimeout, useWorkspace, utf8, withServer, workspace } from "./support.ts";
+import { KEY, type LiveRun, TOOL_ANSWER, callAnswer, liveIO, runAgainst, sameUnderSplits, useWorkspace, utf8, withServer, workspace } from "./support.ts";
 
-useLiveTimeout();
 useWorkspace();
 
 describe("工作目录工具：只读，出不了工作目录，每次拒绝都是一条 error: 结果", () => {

@@ -165,6 +165,7 @@ describe("报告", () => {
   it("全过：说过关，给出下一课的命令；最后一课说全写完了；--solution 只说通过", () => {
     expect(formatReport({ id: "s04", file: join(ROOT, "practice/s04_tool_loop/code.ts"), checks: checks("pass"), ok: true }, false)).toContain("s04 过关了！下一课：npm run practice -- s05");
     expect(formatReport({ id: "s12", file: "x", checks: checks("pass"), ok: true }, false)).toContain("十二课的零件你都亲手写过一遍了");
+    expect(formatReport({ id: "s12", file: "x", checks: checks("pass"), ok: true }, false)).toContain("npm run graduate -- 1");
     expect(formatReport({ id: "s04", file: "x", checks: checks("pass"), ok: true }, true)).toContain("s04 自己的代码全部通过");
   });
   it("没过：✗ 那一项、后面的阶段没轮到；你在第几阶段、它要什么，第一个没过的那一段带着规则、重读哪一行，其余的只报数", () => {
