@@ -1,5 +1,5 @@
 // 真实 Pi 一侧的入口：run.ts 用钉死的 Node 24（scripts/node24.sh）起这个进程，因为 pi-coding-agent 1.6.0 要 Node ≥ 22.19。
-// 它把全部循环剧本交给 runAgentLoop（pi.ts），全部机制剧本交给 pi-coding-agent（pi-mechanisms.ts），
+// 它把全部循环剧本交给 runAgentLoop（pi-loop.ts），全部机制剧本交给 pi-coding-agent（pi-mechanisms.ts），
 // 结果写成一个 JSON 文件交回去；mini Pi 一侧留在课程自己的 Node 上跑。
 //   node --import tsx fidelity/pi-side.ts <剧本文件的目录> <结果文件>
 // stdout 留给 runPrintMode（s10 的剧本要接住它），所以结果不走 stdout。
@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import type { Observation } from "./compare.ts";
 import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
 import type { Run } from "./mini.ts";
-import { runPi } from "./pi.ts";
+import { runPi } from "./pi-loop.ts";
 import { runPiMechanism } from "./pi-mechanisms.ts";
 import { SCENARIOS } from "./scenarios.ts";
 

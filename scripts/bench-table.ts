@@ -16,8 +16,8 @@ import { availableParallelism, loadavg } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { loadPiBench, PI_VERSION } from "../fidelity/pi-install.ts";
 import { alternate, median, ratios } from "../tooling/bench/compare.ts";
-import { loadPi, PI_VERSION } from "../tooling/bench/pi.ts";
 import { collectDeltas, miniSide, treeAppendAndPath, turnWithCallsInOneResponse, turnWithOneCallPerResponse, type WorkloadKind } from "../tooling/bench/workloads.ts";
 import { type LessonModule, importLesson } from "../tooling/lesson.ts";
 import { ROOT, lessonDir } from "../tooling/course.ts";
@@ -62,7 +62,7 @@ const HEAPS = [
 async function compareWithPi(): Promise<void> {
   const file = relative(ROOT, codeFile);
   const sha = createHash("sha1").update(readFileSync(codeFile)).digest("hex").slice(0, 10);
-  const pi = await loadPi();
+  const pi = await loadPiBench();
   console.log(`\nmini Pi ${lesson} (${file}, sha1 ${sha}) vs Pi ${PI_VERSION} runAgentLoop — Node ${process.version}`);
   console.log(`one process; per workload ${warmup} warm-up runs per side, then ${runs} rounds, each side once per round, order alternating`);
   if ("missing" in pi) console.log(`\n${pi.missing}. Only the mini side is measured below.`);

@@ -1,6 +1,6 @@
 // 规模测量用的工作负载，tests/bench/scale.bench.ts（vitest bench）和 scripts/bench-table.ts（打印逐规模的表）共用。
 // 每个工作负载返回一个「跑一次」的函数；准备工作（导入课、拼 agent 的零件）不计时。
-// 和真实 Pi 对照的三种工作量（文字增量、一次回答里很多调用、很多次各一个调用）也在这里，Pi 那一侧在 ./pi.ts，
+// 和真实 Pi 对照的三种工作量（文字增量、一次回答里很多调用、很多次各一个调用）也在这里，Pi 那一侧在 fidelity/pi-bench.ts，
 // 两边照同一份剧本（SCRIPT）说话、用同样干活的 echo 工具。
 import type { Event, LessonModule, Msg, ProviderLike, ToolLike } from "../lesson.ts";
 import { echoTool, makeAgent, pushMessage } from "../agent.ts";

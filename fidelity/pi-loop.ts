@@ -1,115 +1,19 @@
-// 适配器（真实 Pi 一侧）：同一个剧本交给 @earendil-works/pi-agent-core 1.6.0 的 runAgentLoop 跑一次。
-// 模型换成照剧本出事件的 streamFn（建在 pi-ai 的 createAssistantMessageEventStream 上），工具是 AgentTool，
-// 钩子是 beforeToolCall，convertToLlm 原样返回。只在 pi-side.ts 起的 Node 24 子进程里加载（`npm run fidelity`）。
+// 循环剧本的真实 Pi 一侧：同一个剧本交给 @earendil-works/pi-agent-core 1.6.0 的 runAgentLoop 跑一次。
+// 模型换成照剧本出事件的 streamFn（scripted-model.ts），工具是 AgentTool，钩子是 beforeToolCall / afterToolCall，
+// convertToLlm 只留模型认得的角色。只在 pi-side.ts 起的 Node 24 子进程里加载（`npm run fidelity`）。
 // 调用方的剧本（第二句话、不回话的模型）要 prompt() 和 abort()，交给同一个包里的 Agent 跑。
 
-import { Agent, type AgentLoopConfig, type AgentMessage, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
-import {
-  type AssistantMessage,
-  type AssistantMessageEventStream,
-  createAssistantMessageEventStream,
-  type JsonObject,
-  type Message,
-  type Model,
-  type StopReason,
-  type TextContent,
-  type ToolCall,
-  type Usage,
-} from "@earendil-works/pi-ai";
+import { Agent, type AgentLoopConfig, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
 import { asRequest, normalisePi, type FidelityTrace } from "./compare.ts";
 import type { Run } from "./mini.ts";
-import { CALLER, callerLine, type Reply, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
-
-export const MODEL: Model<"openai-completions"> = {
-  id: "scripted",
-  name: "scripted model",
-  api: "openai-completions",
-  provider: "fidelity",
-  baseUrl: "http://127.0.0.1:9",
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  reasoning: false,
-  contextWindow: 100_000,
-  maxTokens: 4_096,
-};
-
-const NO_USAGE: Usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-
-export const message = (content: (TextContent | ToolCall)[], stopReason: StopReason, errorMessage?: string): AssistantMessage => ({
-  role: "assistant",
-  content,
-  api: MODEL.api,
-  provider: MODEL.provider,
-  model: MODEL.id,
-  usage: NO_USAGE,
-  stopReason,
-  timestamp: Date.now(),
-  ...(errorMessage === undefined ? {} : { errorMessage }),
-});
-
-/**
- * AgentMessage 里只留模型认得的四种角色。装了 pi-coding-agent 以后，它给 AgentMessage 加了自己的消息类型
- * （比如 bashExecution）；循环剧本里不会出现它们，这里按类型把它们排除在外。
- */
-export const llmMessages = (messages: readonly AgentMessage[]): Message[] =>
-  messages.filter((m): m is Message => m.role === "system" || m.role === "user" || m.role === "assistant" || m.role === "toolResult");
+import { CALLER, callerLine, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
+import { abortedStream, EXHAUSTED, llmMessages, SCRIPTED_MODEL, streamReply } from "./scripted-model.ts";
 
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
 
-/**
- * 一次回答变成 Pi 的助手消息事件：start，文字（text_start/_delta/_end），每个调用（toolcall_start/_end），
- * 最后 done；provider 出错则以 error 收尾（出错前一个字都没有时，连 start 都不发——Pi 允许这样）。
- * 按 StreamFn 的约定，出错写进流里，绝不抛出。
- */
-export function streamReply(reply: Reply): AssistantMessageEventStream {
-  const stream = createAssistantMessageEventStream();
-  if (reply.kind === "error" && reply.partialText === undefined) {
-    stream.push({ type: "error", reason: "error", error: message([], "error", reply.message) });
-    return stream;
-  }
-  const content: (TextContent | ToolCall)[] = [];
-  const partial = message(content, "pending");
-  stream.push({ type: "start", partial });
-  const text = reply.kind === "error" ? (reply.partialText ?? "") : reply.text;
-  if (text !== "") {
-    const textBlock: TextContent = { type: "text", text: "" };
-    const contentIndex = content.push(textBlock) - 1;
-    stream.push({ type: "text_start", contentIndex, partial });
-    textBlock.text = text;
-    stream.push({ type: "text_delta", contentIndex, delta: text, partial });
-    stream.push({ type: "text_end", contentIndex, content: text, partial });
-  }
-  if (reply.kind === "error") {
-    stream.push({ type: "error", reason: "error", error: message([...content], "error", reply.message) });
-    return stream;
-  }
-  for (const call of reply.calls) {
-    const toolCall: ToolCall = { type: "toolCall", id: call.id, name: call.name, arguments: JSON.parse(JSON.stringify(call.args)) as JsonObject };
-    const contentIndex = content.push(toolCall) - 1;
-    stream.push({ type: "toolcall_start", contentIndex, partial });
-    stream.push({ type: "toolcall_end", contentIndex, toolCall, partial });
-  }
-  stream.push({ type: "done", reason: reply.stop, message: message([...content], reply.stop) });
-  return stream;
-}
-
-/** provider 听到 AbortSignal 时的收尾，照 pi-ai 的 provider 写（faux.ts 的 createAbortedMessage）：stopReason aborted。 */
-const abortedReply = (): AssistantMessageEventStream => {
-  const stream = createAssistantMessageEventStream();
-  stream.push({ type: "error", reason: "aborted", error: message([], "aborted", "Request was aborted") });
-  return stream;
-};
-
 /** 照剧本回答的模型：记下每次请求时模型看到的消息；剧本答完了还被问，就记一笔 overrun。 */
-type ScriptedModel = {
+type RecordingModel = {
   streamFn: StreamFn;
   requests: FidelityTrace[];
   overrun: boolean;
@@ -117,19 +21,19 @@ type ScriptedModel = {
   firstRequest: FirstRequest | undefined;
 };
 
-function scriptedModel(scenario: FidelityScenario): ScriptedModel {
-  const model: ScriptedModel = {
+function recordingModel(scenario: FidelityScenario): RecordingModel {
+  const model: RecordingModel = {
     requests: [],
     overrun: false,
     firstRequest: undefined,
     streamFn: async (_model, context, options) => {
       model.requests.push(asRequest(normalisePi(context.messages)));
       const n = model.requests.length - 1;
-      if (n === 0 && model.firstRequest !== undefined && (await model.firstRequest(options?.signal)) === "aborted") return abortedReply();
+      if (n === 0 && model.firstRequest !== undefined && (await model.firstRequest(options?.signal)) === "aborted") return abortedStream();
       const reply = scenario.reply(n);
       if (reply !== undefined) return streamReply(reply);
       model.overrun = true;
-      return streamReply({ kind: "message", text: "(script exhausted)", calls: [], stop: "stop" });
+      return streamReply(EXHAUSTED);
     },
   };
   return model;
@@ -152,7 +56,7 @@ const piTools = (scenario: FidelityScenario): AgentTool[] =>
 
 /** 循环的配置：剧本里的钩子接到 beforeToolCall / afterToolCall，piTurnLimit 接到 finishTurn。 */
 function loopConfig(scenario: FidelityScenario): AgentLoopConfig {
-  const config: AgentLoopConfig = { model: MODEL, convertToLlm: llmMessages };
+  const config: AgentLoopConfig = { model: SCRIPTED_MODEL, convertToLlm: llmMessages };
   const { before, after } = scenario.hooks ?? {};
   // Pi 的钩子本来就是 async 的（类型写着返回 Promise），before.async 在这一边不改变写法；undefined 就是 Pi 的放行
   if (before !== undefined) {
@@ -177,7 +81,7 @@ function loopConfig(scenario: FidelityScenario): AgentLoopConfig {
 
 /** 一个循环剧本在真实 Pi 上跑一次：一般的剧本交给 runAgentLoop，调用方的剧本交给 Agent（runWithAgent）。 */
 export async function runPi(scenario: FidelityScenario): Promise<Run> {
-  const model = scriptedModel(scenario);
+  const model = recordingModel(scenario);
   const tools = piTools(scenario);
   const config = loopConfig(scenario);
   if (scenario.caller !== undefined) return runWithAgent(scenario, model, tools, config);
@@ -193,9 +97,9 @@ export async function runPi(scenario: FidelityScenario): Promise<Run> {
 }
 
 /** 调用方的剧本不走 runAgentLoop：同样的模型、工具和钩子装进 Agent，由 callerScript 去 prompt() 和 abort()。 */
-async function runWithAgent(scenario: FidelityScenario, model: ScriptedModel, tools: AgentTool[], config: AgentLoopConfig): Promise<Run> {
+async function runWithAgent(scenario: FidelityScenario, model: RecordingModel, tools: AgentTool[], config: AgentLoopConfig): Promise<Run> {
   const agent = new Agent({
-    initialState: { model: MODEL, tools },
+    initialState: { model: SCRIPTED_MODEL, tools },
     convertToLlm: llmMessages,
     streamFn: model.streamFn,
     ...(config.beforeToolCall === undefined ? {} : { beforeToolCall: config.beforeToolCall }),
