@@ -6,11 +6,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DIFFERENCES, FACT_DIFFERENCES, REPRESENTATIONS, type Where } from "./differences.ts";
-import { type Mechanism, MECHANISM_SCENARIOS, MECHANISMS } from "./mechanisms.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { type Mechanism, MECHANISM_SCENARIOS, MECHANISMS } from "../mechanisms.ts";
+import { SCENARIOS } from "../scenarios.ts";
+import { PI_FACT_DIFFERENCES } from "./fact-rows.ts";
+import { REPRESENTATIONS, type Where } from "./representations.ts";
+import { PI_TRACE_DIFFERENCES } from "./trace-rows.ts";
 
-export const DOC_PATH = join(import.meta.dirname, "DIFFERENCES.md");
+export const DOC_PATH = join(import.meta.dirname, "..", "DIFFERENCES.md");
 
 const WHERE = { history: "历史", requests: "请求", both: "历史和请求", caller: "调用方" } as const;
 
@@ -33,9 +35,9 @@ function representations(where: Where): string[] {
 
 function mechanismSection(mechanism: Mechanism): string[] {
   const scenarios = MECHANISM_SCENARIOS.filter((s) => s.mechanism === mechanism);
-  const own = FACT_DIFFERENCES.filter((d) => d.mechanism === mechanism);
+  const own = PI_FACT_DIFFERENCES.filter((d) => d.mechanism === mechanism);
   const ids_ = new Set(scenarios.map((s) => s.id));
-  const borrowed = DIFFERENCES.filter((d) => d.scenarios.some((s) => ids_.has(s)));
+  const borrowed = PI_TRACE_DIFFERENCES.filter((d) => d.scenarios.some((s) => ids_.has(s)));
   return [
     `## ${mechanism} ${MECHANISMS[mechanism]}`,
     "",
@@ -69,7 +71,7 @@ export function renderDoc(): string {
   const lines = [
     "# mini Pi 与 Pi 1.6.0 的已列出差异",
     "",
-    "> 本文件由 `npm run gen:differences`（`fidelity/doc.ts`）从 `fidelity/differences.ts`、`fidelity/scenarios.ts` 和 `fidelity/mechanisms.ts` 生成，不要手改。",
+    "> 本文件由 `npm run gen:differences`（`fidelity/listed-differences/render-doc.ts`）从 `fidelity/listed-differences/` 的两张差异表和表示法对应、`fidelity/scenarios.ts` 和 `fidelity/mechanisms.ts` 生成，不要手改。",
     "",
     "`npm run fidelity` 把每个剧本分别交给真实 Pi 1.6.0 和适用的每一课的 mini Pi，再比较两边：",
     "",
@@ -94,7 +96,7 @@ export function renderDoc(): string {
     "",
     "| 编号 | 状态 | 出现在 | 剧本 | Pi 1.6.0 | mini Pi | 为什么 |",
     "|---|---|---|---|---|---|---|",
-    ...DIFFERENCES.map((d) => `| ${d.id} | ${status(d.status)} | ${WHERE[d.on]} | ${ids(d.scenarios)} | ${cell(d.pi)} | ${cell(d.mini)} | ${cell(d.reason)} |`),
+    ...PI_TRACE_DIFFERENCES.map((d) => `| ${d.id} | ${status(d.status)} | ${WHERE[d.on]} | ${ids(d.scenarios)} | ${cell(d.pi)} | ${cell(d.mini)} | ${cell(d.reason)} |`),
     "",
     ...representations("loop"),
     ...(Object.keys(MECHANISMS) as Mechanism[]).flatMap(mechanismSection),
