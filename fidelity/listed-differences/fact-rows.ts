@@ -41,7 +41,7 @@ export const PI_FACT_DIFFERENCES: FactDifference[] = [
     pi: "发给模型之前，pi-ai 的 `transformMessages` 给路径上没有结果的调用补一条出错的结果 `No result provided`",
     mini: "路径原样发出：要了工具的回答后面直接是新的提问，没有那次调用的结果",
     reason:
-      "课程的消息里不存调用（§2 字典，F13），buildProviderInput 不知道哪个调用缺了结果。接真模型时 live/openai.ts 的 toChatMessages 只按已有的结果把调用补回请求，缺结果的调用根本不会出现在请求里，请求照样合法",
+      "课程的消息里不存调用（§2 字典，F13），buildProviderInput 不知道哪个调用缺了结果。接真模型时 live/chat-request.ts 的 toChatMessages 只按已有的结果把调用补回请求，缺结果的调用根本不会出现在请求里，请求照样合法",
     reconcile: (pi, mini) =>
       adjustTrace(pi, mini, "发给模型的消息", (p, m) => {
         const synthetic = p.filter((e) => e.role === "toolResult" && e.isError && e.text === "No result provided" && !m.some((x) => x.role === "toolResult" && x.toolCallId === e.toolCallId));

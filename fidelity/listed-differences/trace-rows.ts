@@ -197,7 +197,7 @@ export const PI_TRACE_DIFFERENCES: FidelityDifference[] = [
     pi: "回答里只要有 toolCall 就执行（error / aborted 除外；length 时全部判为出错），然后再问模型一次",
     mini: "回答不以 `toolUse` 收尾，其中的调用不执行，循环结束",
     reason:
-      "D19：宪法 §4 的终止条件是「provider 不再发 tool_call 或 stopReason≠toolUse 或达上限」。接真模型时 live/openai.ts 的 mapFinishReason 把带调用的回答一律记作 toolUse，碰不到这一条",
+      "D19：宪法 §4 的终止条件是「provider 不再发 tool_call 或 stopReason≠toolUse 或达上限」。接真模型时 live/chat-stream.ts 的 mapFinishReason 把带调用的回答一律记作 toolUse，碰不到这一条",
     reconcile: (pi, mini) => {
       const i = mini.length - 1;
       const [m, p, after] = [mini[i], pi[i], pi[i + 1]];
@@ -212,7 +212,7 @@ export const PI_TRACE_DIFFERENCES: FidelityDifference[] = [
     status: "deliberate",
     scenarios: ["length-cutoff"],
     pi: "被输出上限截断的回答，stopReason 是 `length`",
-    mini: "只有 `stop` / `toolUse` / `error` 三个值，截断的回答记作 `stop`（live/openai.ts 的 mapFinishReason 也这样做，另在文字末尾加一行说明）",
+    mini: "只有 `stop` / `toolUse` / `error` 三个值，截断的回答记作 `stop`（live/chat-stream.ts 的 mapFinishReason 也这样做，另在文字末尾加一行说明）",
     reason:
       "§4：StopReason 维持三值。Pi 1.6.0 的 StopReason 有 7 个值：最终消息上的 stop、length、toolUse、error、aborted，加上只出现在流式中途的 pending 和异步的 deferred",
     reconcile: (pi, mini) =>
@@ -248,7 +248,7 @@ export const PI_TRACE_DIFFERENCES: FidelityDifference[] = [
     pi: "下一次请求里，助手消息带着它要过的调用（`toolCall` 块：id、名字、参数），后面的结果靠 toolCallId 对上它们",
     mini: "ProviderMessage 里的助手消息只有文字；模型看得到带 toolCallId 的结果，却看不到自己要过哪些调用",
     reason:
-      "§2 字典：ProviderMessage 是 `{role: \"user\" | \"assistant\"; content: string}` 加 toolResult，AssistantMessage 也只存文字和 stopReason。真实的 API 要求结果前面有对应的调用，所以 live/openai.ts 的 toChatMessages 按 toolCallId 把调用找回来补上",
+      "§2 字典：ProviderMessage 是 `{role: \"user\" | \"assistant\"; content: string}` 加 toolResult，AssistantMessage 也只存文字和 stopReason。真实的 API 要求结果前面有对应的调用，所以 live/chat-request.ts 的 toChatMessages 按 toolCallId 把调用找回来补上",
     reconcile: (pi, mini) =>
       rewritePairs(pi, mini, (p, m) =>
         p.role === "assistant" && m.role === "assistant" && m.calls.length === 0 && p.calls.length > 0 && p.text === m.text

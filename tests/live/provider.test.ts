@@ -3,7 +3,7 @@
 // 全部离线：模型由一个只听 127.0.0.1 的回放服务器扮演，字节可以在任意位置切开（包括一个 UTF-8 字符中间、"data:" 中间）。
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChatMessage, type ChatToolCall, type RememberedCall, toChatMessages, toChatTools } from "../../live/openai.ts";
+import { type ChatMessage, type ChatToolCall, type RememberedCall, toChatMessages, toChatTools } from "../../live/chat-request.ts";
 import { DONE, type Reply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "../../live/replay.ts";
 import { SseDecoder, type SseMessage } from "../../live/sse.ts";
 import { type ProviderEvent, collectAssistantMessage } from "../../s12_packages/code.ts";
