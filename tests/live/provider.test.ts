@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ChatMessage, type ChatToolCall, type RememberedCall, toChatMessages, toChatTools } from "../../live/chat-request.ts";
-import { DONE, type Reply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "../../live/replay.ts";
+import { DONE, type ServerReply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "./replay-server.ts";
 import { SseDecoder, type SseMessage } from "../../live/sse.ts";
 import { type ProviderEvent, collectAssistantMessage } from "../../s12_packages/code.ts";
 import { HandClock, INPUT, KEY, TOOL_ANSWER, TOOL_EVENTS, allEvents, answer, concatBytes, forcedCuts, providerFor, sameUnderSplits, silentAfterFirstText, utf8, withServer } from "./support.ts";
@@ -275,12 +275,12 @@ describe("请求里补回 tool_calls：课程的助手消息只存文字，OpenA
 
 // ── 失败都变成消息 ────────────────────────────────────────
 describe("R4：每种失败都变成一条 stopReason error 的助手消息，说清发生了什么，从不带出密钥", () => {
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): ServerReply => ({
     status,
     headers: { "content-type": "application/json", ...headers },
     chunks: [JSON.stringify(body)],
   });
-  const cases: Array<[string, Reply, string]> = [
+  const cases: Array<[string, ServerReply, string]> = [
     [
       "HTTP 401（服务器回显了密钥）",
       json(401, { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" } }),
@@ -336,13 +336,13 @@ describe("R4：每种失败都变成一条 stopReason error 的助手消息，�
 
   // 同样的失败，换成字节被 HTTP 切成任意块送来（切点可以落在 UTF-8 字符中间、data: / error: 行中间）：
   // 用户看到的结果——助手消息和要执行的调用——必须和整块送来时一模一样。上面 cases 里每个 SSE 流的失败都要过这一关。
-  const bodyBytes = (reply: Reply): Uint8Array => concatBytes(reply.chunks);
-  const isStream = (reply: Reply): boolean => (reply.status ?? 200) === 200 && (reply.headers?.["content-type"] ?? "text/event-stream") === "text/event-stream";
+  const bodyBytes = (reply: ServerReply): Uint8Array => concatBytes(reply.chunks);
+  const isStream = (reply: ServerReply): boolean => (reply.status ?? 200) === 200 && (reply.headers?.["content-type"] ?? "text/event-stream") === "text/event-stream";
   /** 正文里没有多字节字符的，前面垫一段带中文和 emoji 的文字，好让切点能落进一个字符中间；整块和切开两次跑的是同一段字节。 */
   const MULTIBYTE_LEAD = event(textChunk("先说🙂，"));
   const splitCases = cases
     .filter(([, reply]) => isStream(reply) && reply.silent !== true)
-    .map(([name, reply, expected]): [string, Reply, string] => [name, bodyBytes(reply).some((b) => b >= 0x80) ? reply : { ...reply, chunks: [MULTIBYTE_LEAD, ...reply.chunks] }, expected]);
+    .map(([name, reply, expected]): [string, ServerReply, string] => [name, bodyBytes(reply).some((b) => b >= 0x80) ? reply : { ...reply, chunks: [MULTIBYTE_LEAD, ...reply.chunks] }, expected]);
   it("切开重放覆盖了每个 SSE 流的失败，每个都有多字节字符和 data: / error: 行可切", () => {
     expect(splitCases.map(([name]) => name)).toEqual([
       "一行 data 不是 JSON（已收到的文字保留）",

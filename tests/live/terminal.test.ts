@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DEFAULTS, ENV, type LiveConfig, readLiveConfig } from "../../live/config.ts";
 import { EXIT, type LiveIO, USAGE, configHelp, createLiveAgent } from "../../live/main.ts";
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
-import { DONE, type Pause, type Reply, event, finishChunk, textAnswer, textChunk } from "../../live/replay.ts";
+import { DONE, type Pause, type ServerReply, event, finishChunk, textAnswer, textChunk } from "./replay-server.ts";
 import { type Agent, type AssistantMessage, PrintMode, runOneTurn } from "../../s12_packages/code.ts";
 import { ROOT } from "../../tooling/course.ts";
 import { HandClock, type LiveRun, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useWorkspace, utf8, withServer, workspace } from "./support.ts";
@@ -25,8 +25,8 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
    * 稳稳地吐：先是一串保活注释（服务器在读长提示），再一段段文字，每块之间都停一下（gap 给出这一下怎么停）。
    * 「地」之后那一下可以换成 silence。
    */
-  const steady = (gap: () => Pause, options: { keepAlives?: number; silence?: Pause } = {}): Reply["chunks"] => [
-    ...Array.from({ length: options.keepAlives ?? 10 }, (): Reply["chunks"] => [KEEP_ALIVE, gap()]).flat(),
+  const steady = (gap: () => Pause, options: { keepAlives?: number; silence?: Pause } = {}): ServerReply["chunks"] => [
+    ...Array.from({ length: options.keepAlives ?? 10 }, (): ServerReply["chunks"] => [KEEP_ALIVE, gap()]).flat(),
     event(textChunk("慢慢")),
     gap(),
     event(textChunk("地")),
@@ -121,7 +121,7 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
       body,
       (chunks) => {
         const clock = new HandClock();
-        return runAgainst(() => ({ chunks: chunks.flatMap((c): Reply["chunks"] => [c, clock.gap(40)]) }), { [ENV.timeoutMs]: String(IDLE) }, { timers: clock });
+        return runAgainst(() => ({ chunks: chunks.flatMap((c): ServerReply["chunks"] => [c, clock.gap(40)]) }), { [ENV.timeoutMs]: String(IDLE) }, { timers: clock });
       },
       5,
     );
@@ -150,7 +150,7 @@ describe("7. 回答边到边打：文字一到就上 stdout，一轮结束时不
     const order: string[] = [];
     let shown!: () => void;
     const firstShown = new Promise<void>((resolve) => (shown = resolve));
-    const chunks: Reply["chunks"] = [
+    const chunks: ServerReply["chunks"] = [
       event(textChunk("第一句🙂，")),
       { until: firstShown.then(() => order.push("server: rest")) },
       event(textChunk("第二句。")),

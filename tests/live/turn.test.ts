@@ -9,7 +9,7 @@ import { EXIT, createLiveAgent, maxTurnsMessage, runLive } from "../../live/main
 import { type ChatMessage, type ChatToolCall, toChatMessages } from "../../live/chat-request.ts";
 import { ERROR_TEXT_CHARS, EXCERPT_CHARS, excerpt, serverErrorText } from "../../live/quote.ts";
 import { MIN_FRAGMENT, SecretMask, maskSecret, maskThenShorten } from "../../live/redact.ts";
-import { DONE, type Reply, event, finishChunk, reasoningChunk, textAnswer, textChunk, toolChunk } from "../../live/replay.ts";
+import { DONE, type ServerReply, event, finishChunk, reasoningChunk, textAnswer, textChunk, toolChunk } from "./replay-server.ts";
 import { createWorkspaceTools } from "../../live/tools.ts";
 import { DEFAULT_MAX_TURNS, ToolRegistry, runOneTurn } from "../../s12_packages/code.ts";
 import { KEY, type LiveRun, TOOL_ANSWER, callAnswer, liveIO, runAgainst, sameUnderSplits, useWorkspace, utf8, withServer, workspace } from "./support.ts";
@@ -283,7 +283,7 @@ describe("1. AGENTS.md 和工具守同一道围栏：解开链接后在工作目
   });
 
   /** 模型先去读 AGENTS.md（看围栏是否也挡住了工具），再回答。 */
-  const script = (n: number): Reply => ({ chunks: [n === 0 ? callAnswer("read", '{"path":"AGENTS.md"}', "call_1", "先看看说明🙂。") : textAnswer(["好的。"])] });
+  const script = (n: number): ServerReply => ({ chunks: [n === 0 ? callAnswer("read", '{"path":"AGENTS.md"}', "call_1", "先看看说明🙂。") : textAnswer(["好的。"])] });
   const trusted = { [ENV.trust]: "trusted" };
 
   it.each<[string, string]>([
@@ -551,7 +551,7 @@ describe("4. 工具参数不成形：回一条 error 结果（错在哪、收到
 
   it("坏 JSON：模型收到 error 结果，改了再调，第三次请求收尾；退出码 0；字节任意切开结果一样（fast-check）", async () => {
     const broken = callAnswer("read", '{"path": "src/', "call_9", "我看看🙂。");
-    const script = (chunks: Reply["chunks"]) => (n: number): Reply => ({ chunks: [chunks, [callAnswer("read", '{"path":"README.md"}', "call_10")], [textAnswer(["好了。"])]][n] });
+    const script = (chunks: ServerReply["chunks"]) => (n: number): ServerReply => ({ chunks: [chunks, [callAnswer("read", '{"path":"README.md"}', "call_10")], [textAnswer(["好了。"])]][n] });
     const whole = await sameUnderSplits(utf8(broken), (chunks) => runAgainst(script(chunks)), 15);
     expect(whole.code).toBe(EXIT.answered);
     expect(whole.stdout).toBe("我看看🙂。\n好了。\n");
@@ -606,7 +606,7 @@ describe("6. 问满次数没有回答：自己的非零退出码，stderr 说没
     const always = await runAgainst(() => ({ chunks: [LOOKING] }));
     expect(always.bodies).toHaveLength(DEFAULT_MAX_TURNS);
     expect(always.code).toBe(EXIT.maxTurns);
-    const needsThree = (n: number): Reply => ({ chunks: [n < 3 ? LOOKING : textAnswer(["看完了。"])] });
+    const needsThree = (n: number): ServerReply => ({ chunks: [n < 3 ? LOOKING : textAnswer(["看完了。"])] });
     expect((await runAgainst(needsThree, { [ENV.maxTurns]: "3" })).code).toBe(EXIT.maxTurns);
     const raised = await runAgainst(needsThree, { [ENV.maxTurns]: "4" });
     expect(raised.code).toBe(EXIT.answered);

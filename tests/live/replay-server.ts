@@ -15,7 +15,7 @@ export type RecordedRequest = { method: string; path: string; headers: IncomingH
 export type Pause = { waitMs: number } | { until: Promise<unknown> | (() => Promise<unknown>) };
 
 /** 对一个请求怎么回。 */
-export type Reply = {
+export type ServerReply = {
   status?: number;
   headers?: Record<string, string>;
   /** 依次写出的字节块（字符串按 UTF-8），中间可以夹着停顿。 */
@@ -35,7 +35,7 @@ export type ReplayServer = {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-async function write(res: ServerResponse, reply: Reply): Promise<void> {
+async function write(res: ServerResponse, reply: ServerReply): Promise<void> {
   if (reply.silent === true) return;
   res.writeHead(reply.status ?? 200, { "content-type": "text/event-stream", ...reply.headers });
   res.flushHeaders();
@@ -56,7 +56,7 @@ async function write(res: ServerResponse, reply: Reply): Promise<void> {
 }
 
 /** 起服务器。script 收到第 n 个请求（从 0 数）时决定怎么回。 */
-export async function startReplayServer(script: (request: RecordedRequest, n: number) => Reply): Promise<ReplayServer> {
+export async function startReplayServer(script: (request: RecordedRequest, n: number) => ServerReply): Promise<ReplayServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];
