@@ -1,14 +1,12 @@
-// 真实模型模式（live/）的测试之一：provider 本身。SSE 解码、发出去的请求和收回来的事件、请求里补回的 tool_calls，
+// 真实模型模式（live/）的测试：provider 本身。SSE 解码、发出去的请求和收回来的事件，
 // 以及 R4：HTTP、流、JSON、超时、喊停、连不上，每种失败都变成一条说清原因的助手消息。
 // 全部离线：模型由一个只听 127.0.0.1 的回放服务器扮演，字节可以在任意位置切开（包括一个 UTF-8 字符中间、"data:" 中间）。
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChatMessage, type ChatToolCall, type RememberedCall, toChatMessages, toChatTools } from "../../live/chat-request.ts";
-import { DONE, type ServerReply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "./replay-server.ts";
 import { SseDecoder, type SseMessage } from "../../live/sse.ts";
 import { type ProviderEvent, collectAssistantMessage } from "../../s12_packages/code.ts";
+import { DONE, type ServerReply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "./replay-server.ts";
 import { HandClock, INPUT, KEY, TOOL_ANSWER, TOOL_EVENTS, allEvents, answer, concatBytes, forcedCuts, providerFor, sameUnderSplits, silentAfterFirstText, utf8, withServer } from "./support.ts";
-
 
 // ── SSE 解码 ─────────────────────────────────────────────
 describe("SseDecoder：字节在哪里切开都解出同样的事件", () => {
@@ -206,70 +204,6 @@ describe("OpenAICompatibleProvider：发出去的请求、收回来的事件", (
         expect((await answer(provider)).message).toEqual({ role: "assistant", content: "完整的回答", stopReason: "stop" });
       },
     );
-  });
-});
-
-// ── 历史里的工具调用 ──────────────────────────────────────
-describe("请求里补回 tool_calls：课程的助手消息只存文字，OpenAI 要求 tool 消息前有带 tool_calls 的助手消息", () => {
-  const remembered: Record<string, ChatToolCall> = {
-    c1: { id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } },
-    c2: { id: "c2", type: "function", function: { name: "ls", arguments: '{"path":"."}' } },
-  };
-  const recall = (id: string): RememberedCall | undefined => (remembered[id] === undefined ? undefined : { call: remembered[id] });
-
-  it("每段连续的 toolResult：调用挂到前面那条助手消息上（空文字变 null），结果成为 tool 消息", () => {
-    const messages: ChatMessage[] = toChatMessages(
-      {
-        systemPrompt: "",
-        tools: [],
-        messages: [
-          { role: "user", content: "q" },
-          { role: "assistant", content: "" },
-          { role: "toolResult", toolCallId: "c1", content: "A" },
-          { role: "toolResult", toolCallId: "c2", content: "B" },
-          { role: "assistant", content: "好的" },
-        ],
-      },
-      recall,
-    );
-    expect(messages).toEqual([
-      { role: "user", content: "q" },
-      { role: "assistant", content: null, tool_calls: [remembered.c1, remembered.c2] },
-      { role: "tool", tool_call_id: "c1", content: "A" },
-      { role: "tool", tool_call_id: "c2", content: "B" },
-      { role: "assistant", content: "好的" },
-    ]);
-  });
-
-  it("记不得的调用（历史来自别的 provider）：结果改成一条说明来历的 user 消息；前面不是助手消息就补一条", () => {
-    const messages = toChatMessages(
-      {
-        systemPrompt: "s",
-        tools: [],
-        messages: [
-          { role: "user", content: "q" },
-          { role: "toolResult", toolCallId: "c1", content: "A" },
-          { role: "toolResult", toolCallId: "zz", content: "Z" },
-        ],
-      },
-      recall,
-    );
-    expect(messages).toEqual([
-      { role: "system", content: "s" },
-      { role: "user", content: "q" },
-      { role: "assistant", content: null, tool_calls: [remembered.c1] },
-      { role: "tool", tool_call_id: "c1", content: "A" },
-      { role: "user", content: "Result of an earlier tool call (zz):\nZ" },
-    ]);
-  });
-
-  it("ToolSpec → function 定义：参数全是必填字符串", () => {
-    expect(toChatTools([{ name: "grep", description: "d", input: { pattern: "p", path: "q" } }])[0].function.parameters).toEqual({
-      type: "object",
-      properties: { pattern: { type: "string", description: "p" }, path: { type: "string", description: "q" } },
-      required: ["pattern", "path"],
-      additionalProperties: false,
-    });
   });
 });
 
