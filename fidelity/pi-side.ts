@@ -10,7 +10,7 @@ import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
 import type { Run } from "./mini.ts";
 import { runPi } from "./pi-loop.ts";
 import { runPiMechanism } from "./pi-mechanisms.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { LOOP_SCENARIOS } from "./scenarios.ts";
 
 /** 一个剧本在 Pi 上的结果，或者 Pi 一侧抛出的错误（对照会把它报成问题）。 */
 export type PiResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -27,6 +27,6 @@ const attempt = async <T>(f: () => Promise<T>): Promise<PiResult<T>> => {
 const [root, out] = process.argv.slice(2);
 if (root === undefined || out === undefined) throw new Error("usage: pi-side.ts <scenario root> <results.json>");
 const results: PiResults = { node: process.version, loop: {}, mechanisms: {} };
-for (const scenario of SCENARIOS) results.loop[scenario.id] = await attempt(() => runPi(scenario));
+for (const scenario of LOOP_SCENARIOS) results.loop[scenario.id] = await attempt(() => runPi(scenario));
 for (const scenario of MECHANISM_SCENARIOS) results.mechanisms[scenario.id] = await attempt(() => runPiMechanism(scenario, root));
 writeFileSync(out, JSON.stringify(results));

@@ -23,11 +23,11 @@ import { runMiniMechanism } from "./mini-mechanisms.ts";
 import { pinnedNode, runPiSide } from "./pi-process.ts";
 import type { PiResults } from "./pi-side.ts";
 import { writeScenarios } from "./project.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { LOOP_SCENARIOS } from "./scenarios.ts";
 
 const verbose = process.argv.includes("--verbose");
 /** 从最早适用的剧本那一课起（不回话的模型从 s03 起，工具循环和一次一轮从 s04 起）。 */
-const lessons = LESSONS.filter((id) => lessonNumber(id) >= Math.min(...SCENARIOS.map((s) => lessonNumber(s.since))));
+const lessons = LESSONS.filter((id) => lessonNumber(id) >= Math.min(...LOOP_SCENARIOS.map((s) => lessonNumber(s.since))));
 const ALL_ROWS = [...PI_TRACE_DIFFERENCES, ...PI_FACT_DIFFERENCES];
 const pending = new Set(ALL_ROWS.filter((d) => d.status === "pending").map((d) => d.id));
 const usage = new Map<string, Set<string>>();
@@ -80,7 +80,7 @@ const traceLines = (trace: FidelityTrace): string[] => trace.map((e, i) => `#${i
 
 const jobs: Job[] = [
   // 循环剧本：比历史和每次请求
-  ...SCENARIOS.map((scenario): Job => {
+  ...LOOP_SCENARIOS.map((scenario): Job => {
     const result = pi.loop[scenario.id] ?? { ok: false as const, error: "没有结果" };
     return {
       id: scenario.id,
@@ -164,7 +164,7 @@ for (const [key, where] of problems) {
   const span = where.length > 1 && where.every((l, i) => i === 0 || lessonNumber(l) === lessonNumber(where[i - 1]) + 1) ? `${where[0]}–${where.at(-1)}` : where.join(",");
   failures.push(`${scenario} × ${span}：${problem}`);
 }
-failures.push(...staleRows(ALL_ROWS, usage, [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id)));
+failures.push(...staleRows(ALL_ROWS, usage, [...LOOP_SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id)));
 // 一条差异在某一课用得上、到了后面的课却用不上（或者反过来），说明后面的课丢了（或改了）前面的课的行为
 for (const [scenario, byLesson] of usedByLesson) {
   const variants = new Set(byLesson.values());
@@ -200,7 +200,7 @@ if (failures.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `\nfidelity：${SCENARIOS.length} 个循环剧本、${MECHANISM_SCENARIOS.length} 个机制剧本 × ${lessons.length} 课，没有表外差异，列出的每条差异都用得上、都是故意的` +
+    `\nfidelity：${LOOP_SCENARIOS.length} 个循环剧本、${MECHANISM_SCENARIOS.length} 个机制剧本 × ${lessons.length} 课，没有表外差异，列出的每条差异都用得上、都是故意的` +
       `（共 ${seconds} 秒，其中真实 Pi 一侧 ${piSeconds.toFixed(1)} 秒）`,
   );
 }

@@ -134,7 +134,7 @@ export const AFTER_HOOK_SUFFIX = " [checked]";
 /** before-async 剧本里 async 钩子拦下 rm 的理由；差异表 F38 靠它认出 Pi 一边被拦下的结果。 */
 export const ASYNC_BLOCK_REASON = "删除需要人来确认";
 
-export const SCENARIOS: FidelityScenario[] = [
+export const LOOP_SCENARIOS: FidelityScenario[] = [
   {
     id: "text-only",
     title: "只回一段文字，不调工具",

@@ -21,7 +21,7 @@ import { PI_FACT_DIFFERENCES } from "../fidelity/listed-differences/fact-rows.ts
 import { DOC_PATH, renderDoc } from "../fidelity/listed-differences/render-doc.ts";
 import { PI_TRACE_DIFFERENCES } from "../fidelity/listed-differences/trace-rows.ts";
 import { MECHANISM_SCENARIOS } from "../fidelity/mechanisms.ts";
-import { ASYNC_BLOCK_REASON, CALLER, callerLine, SCENARIOS, settlesWithin } from "../fidelity/scenarios.ts";
+import { ASYNC_BLOCK_REASON, CALLER, callerLine, LOOP_SCENARIOS, settlesWithin } from "../fidelity/scenarios.ts";
 
 const text = (t: string): { type: string; text: string }[] => [{ type: "text", text: t }];
 const toolCall = (id: string): { type: string; id: string } => ({ type: "toolCall", id });
@@ -316,7 +316,7 @@ describe("保真对照的归一", () => {
 
 describe("保真对照的差异表", () => {
   const ALL_ROWS = [...PI_TRACE_DIFFERENCES, ...PI_FACT_DIFFERENCES];
-  const ALL_IDS = [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id);
+  const ALL_IDS = [...LOOP_SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id);
 
   it("每一行列的剧本都存在，行号不重复，剧本 id 不重复，编号 F1、F2……连着不跳", () => {
     expect(new Set(ALL_IDS).size).toBe(ALL_IDS.length);

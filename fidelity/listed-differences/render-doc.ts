@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Mechanism, MECHANISM_SCENARIOS, MECHANISMS } from "../mechanisms.ts";
-import { SCENARIOS } from "../scenarios.ts";
+import { LOOP_SCENARIOS } from "../scenarios.ts";
 import { PI_FACT_DIFFERENCES } from "./fact-rows.ts";
 import { REPRESENTATIONS, type Where } from "./representations.ts";
 import { PI_TRACE_DIFFERENCES } from "./trace-rows.ts";
@@ -90,7 +90,7 @@ export function renderDoc(): string {
     "",
     "| 剧本 | 看什么 | 从哪课起 |",
     "|---|---|---|",
-    ...SCENARIOS.map((s) => `| \`${s.id}\` | ${cell(s.title)} | ${s.since} |`),
+    ...LOOP_SCENARIOS.map((s) => `| \`${s.id}\` | ${cell(s.title)} | ${s.since} |`),
     "",
     "下表的行比的是轨迹，机制剧本里的轨迹（比如扩展剧本跑完一轮的历史）也用它们，所以有的行也列着机制剧本。",
     "",

@@ -4,7 +4,7 @@
 
 import { describeEntry, type FidelityDifference, rewritePairs } from "../compare.ts";
 import { MECHANISM_SCENARIOS } from "../mechanisms.ts";
-import { AFTER_HOOK_SUFFIX, ASYNC_BLOCK_REASON, CALLER, callerLine, SCENARIOS } from "../scenarios.ts";
+import { AFTER_HOOK_SUFFIX, ASYNC_BLOCK_REASON, CALLER, callerLine, LOOP_SCENARIOS } from "../scenarios.ts";
 import { afterHookFailed, beforeHookFailed, callerSaw, canonicalValidation, errorResults, miniValidationProblems, okVersusError, piValidationProblems } from "./trace-rewrites.ts";
 
 /** §4：达到上限时课程追加的那条助手消息，和上限的默认值。 */
@@ -15,7 +15,7 @@ const MINI_MAX_TURNS = 8;
  * Pi 在带工具的运行开头声明工具：凡是给了工具的循环剧本都会出现 F1；机制剧本里跑过一轮、比历史的（扩展、包）也一样。
  */
 const WITH_TOOLS = [
-  ...SCENARIOS.filter((s) => s.tools.length > 0).map((s) => s.id),
+  ...LOOP_SCENARIOS.filter((s) => s.tools.length > 0).map((s) => s.id),
   ...MECHANISM_SCENARIOS.filter((s) => s.mechanism === "s09" || (s.mechanism === "s12" && s.input !== undefined)).map((s) => s.id),
 ];
 
@@ -24,7 +24,7 @@ const WITH_TOOLS = [
  * 会话树的剧本里，发给模型的路径上有要了工具的回答时也一样。
  */
 const ASKED_AGAIN_AFTER_CALLS = [
-  ...SCENARIOS.filter((s) => {
+  ...LOOP_SCENARIOS.filter((s) => {
     const first = s.reply(0);
     return first?.kind === "message" && first.stop === "toolUse" && first.calls.length > 0;
   }).map((s) => s.id),

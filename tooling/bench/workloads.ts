@@ -89,10 +89,10 @@ export function turnWithOneCallPerResponse(id: string, mod: LessonModule, n: num
  * 一轮跑完后能查的东西（都不计时）：transcript 是这一轮存下的消息，每条写成「角色:文字」，两边逐条相同，
  * 才说明做的是同一件事；events 是订阅者收到了几个事件（mini：交给运行模式的 RuntimeEvent；Pi：emit 的 AgentEvent）。
  */
-export type Outcome = { transcript(): string[]; events: number };
+export type ComparedOutcome = { transcript(): string[]; events: number };
 
 /** 对照用的一次运行：建一个新 agent（一个工具）、跑一轮。 */
-export type ComparedRun = () => Promise<Outcome>;
+export type ComparedRun = () => Promise<ComparedOutcome>;
 
 /** 三种工作量。unit 是「每单位耗时」的单位：一个文字增量、一个调用、一次回答。 */
 export type WorkloadKind = "deltas" | "callsInOneResponse" | "oneCallPerResponse";

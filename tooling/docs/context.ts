@@ -8,7 +8,7 @@ import { DICTIONARY, U1_UPGRADES } from "../constitution.ts";
 import { type ApiReport, type CourseLesson, ROOT, findLessons, previousLesson, readApiReports } from "../course.ts";
 import { type CommandRunner, createCommandRunner } from "../demos.ts";
 import { MECHANISM_SCENARIOS } from "../../fidelity/mechanisms.ts";
-import { SCENARIOS } from "../../fidelity/scenarios.ts";
+import { LOOP_SCENARIOS } from "../../fidelity/scenarios.ts";
 import { type NameOrigin, buildOrigins, codeTokens, laterLessonOf } from "../names.ts";
 import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNameIn } from "../pi-index.ts";
 
@@ -79,7 +79,7 @@ let piPaths: string[] | undefined;
 
 /** Every fidelity scenario the comparison with Pi runs, by id, with the first lesson it runs on. */
 export const FIDELITY_SCENARIOS: ReadonlyMap<string, string> = new Map([
-  ...SCENARIOS.map((s) => [s.id, s.since] as const),
+  ...LOOP_SCENARIOS.map((s) => [s.id, s.since] as const),
   ...MECHANISM_SCENARIOS.map((s) => [s.id, s.mechanism] as const),
 ]);
 
