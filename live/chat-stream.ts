@@ -5,8 +5,8 @@
 import { z } from "zod";
 import type { StopReason } from "../s12_packages/code.ts";
 import { type Reasoning, REASONING_FIELDS } from "./chat-request.ts";
-import { maskSecret } from "./redact.ts";
 import { excerpt, serverErrorText } from "./quote.ts";
+import { maskSecret } from "./redact.ts";
 import type { SseMessage } from "./sse.ts";
 
 const ToolCallDeltaSchema = z.object({

@@ -225,13 +225,13 @@ async function scaleTables(): Promise<void> {
 
 // ── suite：整套测试的墙钟时间 ──────────────────────────────
 let clockTicks: number | undefined;
-/** CPU seconds used by this process's waited-for children so far (Linux /proc; undefined elsewhere). */
+/** 这个进程等过的子进程到现在一共用了多少 CPU 秒（读 Linux 的 /proc；别的系统上为 undefined）。 */
 function childrenCpuSeconds(): number | undefined {
   if (!existsSync("/proc/self/stat")) return undefined;
   // 每秒几个 tick 只问一次：问的那个 getconf 也是子进程，它的 CPU 会算进下一次量的数里
   clockTicks ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
   const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /s, "").split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / clockTicks; // cutime + cstime (fields 16, 17 of stat)
+  return (Number(fields[13]) + Number(fields[14])) / clockTicks; // cutime + cstime（stat 的第 16、17 个字段）
 }
 
 const suiteRuns = Number(process.env.BENCH_SUITE_RUNS ?? 3);
