@@ -10,7 +10,7 @@ import { lessonNumber } from "../tooling/course.ts";
 import { makeAgent, scriptedProvider } from "../tooling/agent.ts";
 import { normaliseMini, normaliseMiniRequest, type Observation } from "./compare.ts";
 import { type ExtensionSpec, HOST_READ, type MechanismScenario, type PackageSpec, type ProjectFiles, type TreeMessage } from "./mechanisms.ts";
-import { toSteps } from "./mini.ts";
+import { toSteps } from "./mini-loop.ts";
 import { ABSENT, commandLine, knownResources, messageEventLine, packageResources, parseSkillFile, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
 import { extensionFile, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
 import type { Reply } from "./scenarios.ts";

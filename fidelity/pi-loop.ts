@@ -5,7 +5,7 @@
 
 import { Agent, type AgentLoopConfig, type AgentTool, runAgentLoop, type StreamFn } from "@earendil-works/pi-agent-core";
 import { asRequest, normalisePi, type FidelityTrace } from "./compare.ts";
-import type { Run } from "./mini.ts";
+import type { Run } from "./mini-loop.ts";
 import { CALLER, callerLine, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
 import { abortedStream, EXHAUSTED, llmMessages, SCRIPTED_MODEL, streamReply } from "./scripted-model.ts";
 

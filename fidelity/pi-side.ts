@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import type { Observation } from "./compare.ts";
 import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
-import type { Run } from "./mini.ts";
+import type { Run } from "./mini-loop.ts";
 import { runPi } from "./pi-loop.ts";
 import { runPiMechanism } from "./pi-mechanisms.ts";
 import { LOOP_SCENARIOS } from "./scenarios.ts";

@@ -18,7 +18,7 @@ import { PI_FACT_DIFFERENCES } from "./listed-differences/fact-rows.ts";
 import { DOC_PATH, renderDoc } from "./listed-differences/render-doc.ts";
 import { PI_TRACE_DIFFERENCES } from "./listed-differences/trace-rows.ts";
 import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
-import { type Run, runMini } from "./mini.ts";
+import { type Run, runMini } from "./mini-loop.ts";
 import { runMiniMechanism } from "./mini-mechanisms.ts";
 import { pinnedNode, runPiSide } from "./pi-process.ts";
 import type { PiResults } from "./pi-side.ts";

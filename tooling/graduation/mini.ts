@@ -3,7 +3,7 @@
 // 拼 Agent 和照剧本出事件的 provider 复用 tooling/agent.ts（行为测试、保真对照用的也是它）；s12 只经 importLesson 和它导出的名字来用。
 
 import { normaliseMini } from "../../fidelity/compare.ts";
-import { toSteps } from "../../fidelity/mini.ts";
+import { toSteps } from "../../fidelity/mini-loop.ts";
 import { makeAgent, scriptedProvider } from "../agent.ts";
 import { importLesson, type LessonModule } from "../lesson.ts";
 import { AGENTS_TEXT, type Exercise, PACKAGE_NAME, type RunPlan, SKILL } from "./exercises.ts";

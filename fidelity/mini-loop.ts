@@ -1,4 +1,4 @@
-// 适配器（mini Pi 一侧）：把一个剧本交给某一课的 code.ts 跑一轮，拿回归一后的轨迹。
+// 循环剧本的 mini Pi 一侧：把一个剧本交给某一课的 code.ts 跑一轮，拿回归一后的轨迹（机制剧本在 mini-mechanisms.ts）。
 // 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/agent.ts（行为测试用的也是它）。
 
 import { type Hooks, type Input, type Msg, type ProviderLike, type ToolLike, importLesson } from "../tooling/lesson.ts";
