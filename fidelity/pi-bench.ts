@@ -4,7 +4,7 @@
 // 它要 Pi 的包，课程的类型检查不跟进来：bench 经 pi-install.ts 的 loadPiBench 按路径加载它，没装 Pi 就不加载。
 
 import { type AgentTool, runAgentLoop } from "@earendil-works/pi-agent-core";
-import type { ToolCall } from "@earendil-works/pi-ai";
+import type { Message, ToolCall } from "@earendil-works/pi-ai";
 import { type ComparedRun, SCRIPT, type Side } from "../tooling/bench/workloads.ts";
 import { llmMessages, SCRIPTED_MODEL, type ScriptedAnswer, streamAnswer } from "./scripted-model.ts";
 
@@ -31,7 +31,8 @@ function runWith(respond: (k: number) => ScriptedAnswer): ComparedRun {
     const messages = await runAgentLoop(
       [{ role: "user", content: SCRIPT.prompt, timestamp: Date.now() }],
       { messages: [], tools: [echo] },
-      { model: SCRIPTED_MODEL, convertToLlm: llmMessages },
+      // 上下文里只有 user / assistant / toolResult 和 Pi 自己插的 system，原样交回，每次请求不多走一遍（和改动前的 bench 一样）
+      { model: SCRIPTED_MODEL, convertToLlm: (context) => context as Message[] },
       () => void events++,
       undefined,
       () => streamAnswer(respond(k++)),

@@ -43,17 +43,20 @@ const NO_USAGE: Usage = {
 };
 
 /** 这个模型的一条助手消息。 */
-export const assistantMessage = (content: (TextContent | ToolCall)[], stopReason: StopReason, errorMessage?: string): AssistantMessage => ({
-  role: "assistant",
-  content,
-  api: SCRIPTED_MODEL.api,
-  provider: SCRIPTED_MODEL.provider,
-  model: SCRIPTED_MODEL.id,
-  usage: NO_USAGE,
-  stopReason,
-  timestamp: Date.now(),
-  ...(errorMessage === undefined ? {} : { errorMessage }),
-});
+export function assistantMessage(content: (TextContent | ToolCall)[], stopReason: StopReason, errorMessage?: string): AssistantMessage {
+  const message: AssistantMessage = {
+    role: "assistant",
+    content,
+    api: SCRIPTED_MODEL.api,
+    provider: SCRIPTED_MODEL.provider,
+    model: SCRIPTED_MODEL.id,
+    usage: NO_USAGE,
+    stopReason,
+    timestamp: Date.now(),
+  };
+  if (errorMessage !== undefined) message.errorMessage = errorMessage;
+  return message;
+}
 
 /**
  * AgentMessage 里只留模型认得的四种角色。装了 pi-coding-agent 以后，它给 AgentMessage 加了自己的消息类型
