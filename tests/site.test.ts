@@ -21,7 +21,7 @@ import { lessonPage } from "../site/lib/pages.ts";
 import { STUB_VERB, answerBlocks, firstFailureBlock, hintLevelsFragment, practiceCard, withPracticeCard, withPracticeFolds } from "../site/lib/practice.ts";
 import { type Site, REF_PAGES, codeIndex, githubSlug, piUrl, presentRefPages, readerUrl, refPageMarkdown, resolveRepoLink } from "../site/lib/refs.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
-import { pickEncoding, serveStatic } from "../site/server.ts";
+import { pickEncoding, serveStatic } from "../site/lib/static-server.ts";
 import { BASE_ENV, normalizeBase, siteBase, withSiteBase } from "../site/lib/base.ts";
 import { makePractice } from "../scripts/practice/stub.ts";
 import { parseMarkdown, walk } from "../tooling/markdown.ts";

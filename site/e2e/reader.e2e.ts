@@ -22,7 +22,7 @@ import { PI_REPO, PI_TAG, isPiPath, presentRefPages } from "../lib/refs.ts";
 import type { Replay } from "../lib/replay-types.ts";
 import { checkLines } from "../../scripts/practice/check-names.ts";
 import { makePractice } from "../../scripts/practice/stub.ts";
-import { type StaticServer, serveStatic } from "../server.ts";
+import { type StaticServer, serveStatic } from "../lib/static-server.ts";
 
 const DIST = join(SITE, "dist");
 const SHOTS = join(SITE, ".screenshots");
