@@ -15,7 +15,7 @@ import { LESSONS, LESSON_DIRS, ROOT, lessonDir } from "../tooling/course.ts";
 import { loadProject } from "../tooling/docs/context.ts";
 import { checkEnglishReadme } from "../tooling/docs/english-readme.ts";
 import { checkLesson } from "../tooling/docs/index.ts";
-import { checkRootChain } from "../tooling/teaching/chain.ts";
+import { checkRootChain } from "../tooling/teaching/chain-names.ts";
 import { observeChain } from "../tooling/teaching/chain-run.ts";
 import { checkChainSteps } from "../tooling/teaching/chain-steps.ts";
 import { glossaryAnchors } from "../tooling/teaching/glossary.ts";
