@@ -16,7 +16,7 @@ import { type MarkdownRenderer, build, createMarkdownRenderer, disposeMdItInstan
 import { siteBase } from "./lib/base.ts";
 import { writeBuiltBase } from "./lib/built-base.ts";
 import { readHomeChain } from "./lib/chain.ts";
-import type { CodeIndex } from "./lib/codes.ts";
+import type { CodeIndex } from "./lib/cited-codes.ts";
 import { declarations } from "./lib/codeview.ts";
 import { type Chapter, chapterMarkdown, loadChapter } from "./lib/chapter.ts";
 import { type Lesson, ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";

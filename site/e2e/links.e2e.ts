@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CODE_RE, type CodeIndex } from "../lib/codes.ts";
+import { CODE_RE, type CodeIndex } from "../lib/cited-codes.ts";
 import { SITE } from "../lib/course.ts";
 import { PI_REPO, PI_TAG, isPiPath } from "../lib/refs.ts";
 import { BASE, DESKTOP, PAGES, SHOTS, at, live, open, problemsOf, refs, server, sitePath, useReader } from "./browser.ts";

@@ -3,7 +3,7 @@
 // 每一步链到它的课，函数名链到 s12 代码里的那一行。README 改了，图跟着变；表里多出或少了一步，生成直接报错。
 import type { MarkdownRenderer } from "vitepress";
 import type { Declaration } from "./codeview.ts";
-import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
 import type { Lesson } from "./course.ts";
 import { escapeHtml } from "./html.ts";
 import { withSiteBase } from "./base.ts";

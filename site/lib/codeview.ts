@@ -8,7 +8,7 @@ import { ownerOf } from "../../tooling/api/keys.ts";
 import { U1_UPGRADES } from "../../tooling/constitution.ts";
 import type { ApiReport, Lesson } from "./course.ts";
 import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";
-import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
 import { escapeHtml, escapeText, wrapIndent } from "./html.ts";
 
 export type { DiffStats };

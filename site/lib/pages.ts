@@ -11,7 +11,7 @@ import { withSiteBase } from "./base.ts";
 import { isChainHeading } from "../../tooling/teaching/chain-section.ts";
 import { type HomeChain, chainHtml } from "./chain.ts";
 import { type ApiCard, type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
-import type { CodeIndex } from "./codes.ts";
+import type { CodeIndex } from "./cited-codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";

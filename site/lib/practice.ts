@@ -15,7 +15,7 @@ import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.
 import type { Stub } from "../../scripts/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
 import { withSiteBase } from "./base.ts";
-import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
 import type { Lesson } from "./course.ts";
 import { escapeHtml, escapeText } from "./html.ts";
 

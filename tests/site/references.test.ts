@@ -1,4 +1,4 @@
-// 网站生成器的参考页和链接（site/lib/refs.ts、links.ts、codes.ts、diagrams.ts）：锚点和 GitHub 的一样，仓库里的相对链接
+// 网站生成器的参考页和链接（site/lib/refs.ts、links.ts、cited-codes.ts、diagrams.ts）：锚点和 GitHub 的一样，仓库里的相对链接
 // 变成站内页面，编号链到它的解释，Pi 的路径链到 v1.6.0，Mermaid 图画成两份 SVG。样例是临时目录里的一份小 EVOLUTION.md、
 // 术语表和差异表。
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMarkdownRenderer, disposeMdItInstance } from "vitepress";
 import { afterAll, describe, expect, it } from "vitest";
-import { splitCodes } from "../../site/lib/codes.ts";
+import { splitCodes } from "../../site/lib/cited-codes.ts";
 import { loadCourse } from "../../site/lib/course.ts";
 import { diagramId, renderDiagram } from "../../site/lib/diagrams.ts";
 import { readerLinks } from "../../site/lib/links.ts";
