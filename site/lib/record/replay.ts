@@ -11,7 +11,7 @@ import { has } from "../../../tooling/features.ts";
 import { importLesson } from "../../../tooling/lesson.ts";
 import { demoScenarios } from "../../../tooling/scenarios/data.ts";
 import { runScenario } from "../../../tooling/scenarios/run.ts";
-import { instrument } from "./instrument.ts";
+import { wrapLesson } from "./instrument.ts";
 import { NARRATION } from "./narration.ts";
 import { Recorder } from "./recorder.ts";
 import type { Replay, StepKind } from "../replay-types.ts";
@@ -29,7 +29,7 @@ export async function recordReplay(lesson: string): Promise<Replay> {
     const setup = NARRATION.scene.setupLines(mod, lesson, scenario);
     replay.runs.push({ id: scenario.id, about: scenario.about, setup });
     rec.add(NARRATION.scene.start(lesson, scenario, setup));
-    const recorded = await runScenario(lesson, instrument(mod, rec), scenario);
+    const recorded = await runScenario(lesson, wrapLesson(mod, rec), scenario);
     const plain = await runScenario(lesson, mod, scenario);
     if (!isDeepStrictEqual(recorded, plain)) {
       throw new Error(`${scenario.id}: the recording wrapper changed what ${lesson} does; the replay would not show the real run`);
