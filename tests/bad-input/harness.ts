@@ -1,10 +1,10 @@
 // 坏输入表的底座：按这一课的零件拼 agent 的 harness、一行的形状（Row），和写行用的小函数。
 // 表本身分在 rows-*.ts 里，tests/bad-input.test.ts 把它们拼成一张表，对每一课跑。
 import { expect } from "vitest";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import { type Hooks, type LessonModule, type Msg, type TestAgent, type ToolLike, describeError } from "../../tooling/lesson.ts";
-import { type Step, assistant as a, call, plainMessage, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
+import { type Step, assistant as a, call, plainMessage, text, toolUse, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 
 export type Harness = {
   id: string;

@@ -1,9 +1,9 @@
 // 坏输入表：issue 13 的每道边界，第 1–6 类。每行写明不可信的输入和预期的结构化结果（形状见 ./harness.ts）。
 import { expect } from "vitest";
-import { echoTool } from "../../tooling/agent.ts";
+import { echoTool } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Hooks, Msg, ToolLike } from "../../tooling/lesson.ts";
-import { type Step, assistant as a, call, delta, end, start, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
+import { type Step, assistant as a, call, delta, end, start, text, toolUse, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 import { type Row, secondTurn, FIRST, argsRow, brokenForOneTurn, nested, hookRow } from "./harness.ts";
 
 export const ROWS_BOUNDARIES_1_6: Row[] = [

@@ -1,8 +1,8 @@
 // 坏输入表：issue 13 的每道边界，第 7–11 类。每行写明不可信的输入和预期的结构化结果（形状见 ./harness.ts）。
 import { it } from "vitest";
-import { echoTool } from "../../tooling/agent.ts";
+import { echoTool } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
-import { assistant as a, start, text, user as u } from "../../tooling/script.ts";
+import { assistant as a, start, text, user as u } from "../../tooling/screenplay.ts";
 import { type Row, FIRST, brokenForOneTurn, nested } from "./harness.ts";
 
 export const ROWS_BOUNDARIES_7_11: Row[] = [

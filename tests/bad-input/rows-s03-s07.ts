@@ -1,7 +1,7 @@
 // 坏输入表：provider 事件、工具参数、钩子、会话树（s03–s07）。每行写明不可信的输入和预期的结构化结果（形状见 ./harness.ts）。
-import { echoTool } from "../../tooling/agent.ts";
+import { echoTool } from "../../tooling/assemble-agent.ts";
 import { type Hooks, type ToolLike, describeError } from "../../tooling/lesson.ts";
-import { assistant as a, call, delta, end, start, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
+import { assistant as a, call, delta, end, start, text, toolUse, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 import { type Row, secondTurn, FIRST, argsRow, hookRow } from "./harness.ts";
 
 export const ROWS_S03_S07: Row[] = [

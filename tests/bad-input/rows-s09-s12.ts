@@ -1,9 +1,9 @@
 // 坏输入表：扩展与命令、JSON 模式、信任、包清单、重名（s09–s12）。每行写明不可信的输入和预期的结构化结果（形状见 ./harness.ts）。
 import { expect } from "vitest";
-import { echoTool, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { RuntimeEventLike } from "../../tooling/lesson.ts";
-import { assistant as a, call, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
+import { assistant as a, call, text, toolUse, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 import { type Row, type Resource, FIRST, goodPackage, withManifest, installRow, refused, HOSTILE } from "./harness.ts";
 
 export const ROWS_S09_S12: Row[] = [

@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { type Feature, has } from "../../tooling/features.ts";
 import type { Event, Hooks, LessonModule, Msg, ProviderLike, TestAgent, ToolLike } from "../../tooling/lesson.ts";
-import { text, toolUse } from "../../tooling/script.ts";
+import { text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { anyData, expectSoundHistory, makeQuietly, nameArb, PROTOTYPE_KEYS, returnedArb, thrownArb } from "../support/hostile.ts";
 import { BOUNDARY_RUNS, okProvider, ordinaryTurnAfter, params, str, thenable } from "./common.ts";

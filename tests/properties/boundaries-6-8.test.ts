@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { ExtensionApiLike, Runtime, ToolLike } from "../../tooling/lesson.ts";
-import { text, toolUse } from "../../tooling/script.ts";
+import { text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { type Hostile, expectSoundHistory, nameArb, returnedArb, settle, thrownArb } from "../support/hostile.ts";
 import { BOUNDARY_RUNS, okProvider, ordinaryTurnAfter, thenable, watchUnhandled } from "./common.ts";

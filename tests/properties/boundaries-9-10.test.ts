@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Event, Input, Msg, ProviderLike, RuntimeEventLike, TestAgent, ToolLike } from "../../tooling/lesson.ts";
-import { type Step, text, toolUse } from "../../tooling/script.ts";
+import { type Step, text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { expectSoundHistory } from "../support/hostile.ts";
 import { BOUNDARY_RUNS, ordinaryTurnAfter } from "./common.ts";
