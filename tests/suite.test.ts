@@ -69,7 +69,7 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
       return new Promise(() => {});
     });
 
-    it("撞上上限的报错说这是防卡死的上限、不是速度要求（上一条真的撞上了 vitest 的上限，tests/support/hang-guard.ts 改写了报错）", () => {
+    it("撞上上限的报错说这是防卡死的上限、不是速度要求（上一条真的撞上了 vitest 的上限，tests/support/hang-guard-message.ts 改写了报错）", () => {
       expect(seen).toEqual([`Test timed out in 50ms. ${HANG_GUARD_NOTE}`]);
       // 没改写时是 vitest 自己那句「长的测试就把上限调大」
       const vitest = 'Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
