@@ -1,9 +1,9 @@
 // 循环剧本的 mini Pi 一侧：把一个剧本交给某一课的 code.ts 跑一轮，拿回归一后的轨迹（机制剧本在 mini-mechanisms.ts）。
-// 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/agent.ts（行为测试用的也是它）。
+// 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/assemble-agent.ts（行为测试用的也是它）。
 
 import { type Hooks, type Input, type Msg, type ProviderLike, type ToolLike, importLesson } from "../tooling/lesson.ts";
-import { makeAgent, scriptedProvider } from "../tooling/agent.ts";
-import type { Step } from "../tooling/script.ts";
+import { makeAgent, scriptedProvider } from "../tooling/assemble-agent.ts";
+import type { Step } from "../tooling/screenplay.ts";
 import { describeEntry, normaliseMini, normaliseMiniRequest, type FidelityTrace } from "./compare.ts";
 import { CALLER, callerLine, type Reply, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
 

@@ -1,7 +1,7 @@
 // 行为测试：几个零件单独拿出来查，不经过整条主线。别的测试大多从 runOneTurn 或 installPackage 进去，只看得到合起来的结果；
 // 这里各自守住 README 讲这个零件的那一小节说的事。练习的阶段（tooling/stages.ts）里，只包含这些零件的阶段靠它们变绿。
 import { expect, it } from "vitest";
-import { echoTool } from "../../tooling/agent.ts";
+import { echoTool } from "../../tooling/assemble-agent.ts";
 import type { Input, LessonModule, Loader, ToolLike } from "../../tooling/lesson.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 

@@ -3,7 +3,7 @@
 // 和真实 Pi 对照的三种工作量（文字增量、一次回答里很多调用、很多次各一个调用）也在这里，Pi 那一侧在 fidelity/pi-bench.ts，
 // 两边照同一份剧本（SCRIPT）说话、用同样干活的 echo 工具。
 import type { Event, LessonModule, Msg, ProviderLike, ToolLike } from "../lesson.ts";
-import { echoTool, makeAgent, pushMessage } from "../agent.ts";
+import { echoTool, makeAgent, pushMessage } from "../assemble-agent.ts";
 
 /** 两边共用的剧本：用户说什么、模型每段文字、工具名、第 i 个调用的 id 和参数、收尾的一句话。 */
 export const SCRIPT = {

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { breakingChanges } from "../api/diff.ts";
-import { DICTIONARY, U1_UPGRADES } from "../constitution.ts";
+import { DICTIONARY, U1_UPGRADES } from "../constitution/data.ts";
 import { type ApiReport, type CourseLesson, ROOT, findLessons, previousLesson, readApiReports } from "../course.ts";
 import { type CommandRunner, createCommandRunner } from "../demos.ts";
 import { MECHANISM_SCENARIOS } from "../../fidelity/mechanisms.ts";
@@ -71,7 +71,7 @@ export interface ProjectOptions {
   /** Where sNN.json reports live (default `<root>/tests/api`). */
   apiDir?: string;
   run?: CommandRunner;
-  /** Use tooling/constitution.ts's U1_UPGRADES and DICTIONARY (default true; the fixtures have their own world). */
+  /** Use tooling/constitution/data.ts's U1_UPGRADES and DICTIONARY (default true; the fixtures have their own world). */
   useConstitution?: boolean;
 }
 

@@ -1,18 +1,17 @@
-/**
- * Teaching check: 链路 (the root README's section `## 一轮对话的完整链路`). What a writer must do to pass:
- *
- *   Every identifier in the section's code spans, and every code-looking token (camelCase, snake_case,
- *   `a.b`, `f(`) in its Mermaid labels, is a name in s12's code.ts; every `f(` is a function or method
- *   declared there. Every rule tag resolves in GLOSSARY.md and every lesson tag sNN is a lesson.
- */
+// 教学检查：链路一节（根 README 的「一轮对话的完整链路」，chain-section.ts 读出来）点到的名字。写的人要做到：
+//
+//   这一节的代码片段里的每个标识符，和 Mermaid 图的框里每个像代码的词（camelCase、snake_case、`a.b`、`f(`），
+//   都是 s12 的 code.ts 里的名字；写成 `f(` 的，s12 里得有这个函数或方法。每个规则标签在 GLOSSARY.md 里有一条，
+//   每个课号 sNN 都是真的课。
 import type { Nodes } from "mdast";
 import ts from "typescript";
-import { lineOf, parseReadme, partsOf } from "../markdown.ts";
+import { lineOf } from "../markdown.ts";
 import { TS_WORDS, codeTokens, identifiersIn } from "../names.ts";
 import { anchorOf, codesIn } from "./glossary.ts";
+import { CHAIN_HEADING, readChainSection } from "./chain-section.ts";
 import { mermaidNodes } from "./diagram.ts";
 
-/** Names a TypeScript file declares as callable: functions, methods, and consts/properties holding a function. */
+/** 一个 TypeScript 文件里声明成可调用的名字：函数、方法，值是函数的常量和属性。 */
 export function callables(code: string): Set<string> {
   const sf = ts.createSourceFile("code.ts", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const out = new Set<string>();
@@ -29,9 +28,7 @@ export function callables(code: string): Set<string> {
   return out;
 }
 
-export const CHAIN_HEADING = "一轮对话的完整链路";
-
-/** A code-looking token of a label: camelCase/PascalCase, snake_case, part of `a.b`, or called `f(`. */
+/** 图里一个框的文字中像代码的词：camelCase / PascalCase、snake_case、`a.b` 的一段，或者写成 `f(` 调用的。 */
 function codeLooking(label: string): { name: string; call: boolean }[] {
   const out: { name: string; call: boolean }[] = [];
   for (const m of label.matchAll(/(?<![\w$])(\.)?([A-Za-z_$][\w$]*)(\s*\()?(\.|\?\.)?/g)) {
@@ -42,11 +39,11 @@ function codeLooking(label: string): { name: string; call: boolean }[] {
   return out;
 }
 
-/** 链路: the chain section names only what s12 has, calls only its functions, and tags only known rules and lessons. */
+/** 链路一节只点 s12 里有的名字、只调它声明的函数，标签只用术语表里有的规则和真的课。 */
 export function checkRootChain(readme: string, finalCode: string, anchors: ReadonlySet<string>, lessons: readonly string[]): string[] {
   const say = (what: string): string => `README.md ${CHAIN_HEADING}: ${what}`;
-  const part = partsOf(parseReadme(readme)).find((p) => p.name.startsWith(CHAIN_HEADING));
-  if (part === undefined) return [say("section missing")];
+  const chain = readChainSection(readme);
+  if (chain === undefined) return [say("section missing")];
   const tokens = codeTokens(finalCode);
   const functions = callables(finalCode);
   const out: string[] = [];
@@ -74,6 +71,6 @@ export function checkRootChain(readme: string, finalCode: string, anchors: Reado
     if (node.type === "text") tags(node.value, lineOf(node));
     if ("children" in node) node.children.forEach(visit);
   };
-  part.nodes.forEach(visit);
+  chain.section.nodes.forEach(visit);
   return [...new Set(out)];
 }

@@ -1,11 +1,9 @@
-// 拼一个 Agent、给它一个按剧本出事件的 provider。测试写一次，对「从引入它的那一课起」的每一课都跑：
-// 这一课有哪些零件由功能表（tooling/features.ts）说，缺的零件用最朴素的默认值。
+// 拼一个 Agent、给它一个照剧本（tooling/screenplay.ts）出事件的 provider。测试写一次，对「从引入它的那一课起」的每一课都跑：
+// 这一课有哪些零件由功能表（tooling/features.ts）说，缺的零件用最朴素的默认值。行为测试、坏输入表、性质测试、场景、
+// 链路检查、保真对照、毕业检查和 bench 的工作量都用它拼 agent。
 import { has } from "./features.ts";
 import type { Event, Hooks, Input, LessonModule, Msg, OutputLike, ProviderLike, RuntimeEventLike, TestAgent, ToolLike } from "./lesson.ts";
-import type { Step } from "./script.ts";
-
-/** 一次请求的剧本：第 call 次请求（从 0 数）收到 input 时回哪些事件。 */
-export type Script = (input: Input, call: number) => Step[];
+import type { Script, Step } from "./screenplay.ts";
 
 /** 按剧本出事件的 provider；inputs 记下它每次收到的输入（深拷贝），供断言。没有 stream 的课（s01–s02）用 complete。 */
 export function scriptedProvider(id: string, script: Script): { provider: ProviderLike; inputs: Input[] } {

@@ -1,9 +1,14 @@
-// 剧本和消息的写法：一次回答的剧本是一串事件（Step），场景数据、行为测试、坏输入表、性质测试、保真对照都用这几个小函数写，
-// 不各抄一份。消息的写法（user / assistant / toolResult）用来写预期的历史；plainMessage 把存下的消息裁成只剩这四个字段。
-import type { Call, Event, Msg } from "./lesson.ts";
+// 假模型的剧本：剧本 provider（tooling/assemble-agent.ts 的 scriptedProvider）照它一步步出事件。一次回答的剧本是一串事件（Step），
+// 整场对话的剧本（Script）按第几次请求、收到什么输入给出那一次的回答。场景数据、行为测试、坏输入表、性质测试、保真对照
+// 都用这里的小函数写，不各抄一份。消息的写法（user / assistant / toolResult）用来写预期的历史；plainMessage 把存下的消息
+// 裁成只剩这四个字段。
+import type { Call, Event, Input, Msg } from "./lesson.ts";
 
 /** 一次回答的剧本里的一步：一个事件；"throw" 表示在那个位置抛错。 */
 export type Step = Event | { type: "throw"; message: string };
+
+/** 整场对话的剧本：第 call 次请求（从 0 数）收到 input 时回哪些事件。 */
+export type Script = (input: Input, call: number) => Step[];
 
 // ── 事件 ──────────────────────────────────────────────────
 /** 一次调用。input 故意收 unknown：坏输入表和性质测试要喂不是对象的参数。 */
@@ -12,7 +17,6 @@ export const start: Step = { type: "message_start" };
 export const delta = (text: string): Step => ({ type: "text_delta", text });
 export const end = (stopReason: string): Step => ({ type: "message_end", stopReason });
 export const toolCall = (c: Call): Step => ({ type: "tool_call", call: c });
-export const fail = (message: string): Step => ({ type: "throw", message });
 
 // ── 整条回答 ──────────────────────────────────────────────
 // 每次都是新的事件对象：同一份剧本跑在好几课上，谁也碰不到谁的。

@@ -1,110 +1,15 @@
-// 性质测试（fast-check），R4 每道边界（issue 13），第 6–8 类：名字、loader、扩展。
-// 不是挑几个例子，而是让 fast-check 随便编输入，看循环守不守得住它的承诺；失败时它把反例缩到最小再打印（Counterexample: …，以及 seed/path）。
-// 共同的断言：runOneTurn 一定 resolve；存下的每条助手消息 stopReason 合法；每个执行了的调用恰好一条带模型给的 id 的结果；
-// 历史不交错、能被 structuredClone；之后再跑一轮普通的对话照样成功（expectSoundHistory + ordinaryTurnAfter）。
+// 性质测试（fast-check），R4 每道边界的第 8 类：扩展从不悄悄丢活（s09 起）。
+// fast-check 随便编整类的不可信输入，看循环守不守得住承诺；失败时把反例缩到最小再打印（Counterexample、seed/path）。共同的断言：
+// runOneTurn 一定 resolve、历史完好（tests/support/hostile.ts 的 expectSoundHistory），之后再跑一轮普通对话照样成功（../common.ts 的 ordinaryTurnAfter）。
 import fc from "fast-check";
-import { expect, it } from "vitest";
-import { fastExpect } from "../support/fast-expect.ts";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
-import { has } from "../../tooling/features.ts";
-import type { ExtensionApiLike, Runtime, ToolLike } from "../../tooling/lesson.ts";
-import { text, toolUse } from "../../tooling/script.ts";
-import { forLessonsFrom } from "../support/for-lessons.ts";
-import { type Hostile, expectSoundHistory, nameArb, returnedArb, settle, thrownArb } from "../support/hostile.ts";
-import { BOUNDARY_RUNS, okProvider, ordinaryTurnAfter, thenable, watchUnhandled } from "./common.ts";
+import { it } from "vitest";
+import { fastExpect } from "../../support/fast-expect.ts";
+import { echoTool, makeAgent } from "../../../tooling/assemble-agent.ts";
+import type { ExtensionApiLike, Runtime, ToolLike } from "../../../tooling/lesson.ts";
+import { forLessonsFrom } from "../../support/for-lessons.ts";
+import { type Hostile, expectSoundHistory, returnedArb, settle, thrownArb } from "../../support/hostile.ts";
+import { BOUNDARY_RUNS, okProvider, thenable, watchUnhandled } from "../common.ts";
 
-// ── 第 6 类：按不可信的名字查东西，摸不到 Object.prototype（s02 起） ──
-forLessonsFrom("tools", (id, load) => {
-  it("R4 第 6 类：任意名字（含 __proto__、constructor、toString）：演示工具的路径、工具名、模型名、命令名、包里的名字，要么查到自己的，要么是清楚的「没有」", async () => {
-    const mod = await load();
-    // 包那一段：装上的和拒绝的各数一数。一个次次都拒绝的 installPackage 也会走「什么都没变」那条路，得另外挡住
-    const packages = { installed: new Set<string>(), refused: 0 };
-    await fc.assert(
-      fc.asyncProperty(nameArb, async (name) => {
-        // 演示工具：路径是模型给的
-        const read = mod.createDemoTools().find((t) => t.spec.name === "read");
-        const known = Object.hasOwn(mod.DEMO_FILES, name);
-        let out: unknown;
-        try {
-          out = read?.handler({ path: name });
-        } catch (error) {
-          out = error instanceof Error ? error.message : "?";
-        }
-        fastExpect(out).toBe(known ? mod.DEMO_FILES[name] : `no such file: ${name}`);
-        if (!has(id, "toolLoop")) return;
-
-        // 工具名：registry 里只有 echo
-        const { provider } = scriptedProvider(id, (_i, k) => (k === 0 ? toolUse("", { id: "c1", name, input: { text: "x" } }) : text("done")));
-        const built = makeAgent(id, mod, { provider, tools: [echoTool("echo").tool] });
-        await mod.runOneTurn(built.agent, "go");
-        fastExpect(built.messages().filter((m) => m.role === "toolResult").map((m) => m.content)).toEqual([name === "echo" ? "echo:x" : `error: unknown tool "${name}"`]);
-        expectSoundHistory(id, built.messages());
-
-        if (has(id, "model")) {
-          // 模型名：providers 只有自己的键才算
-          const { agent } = makeAgent(id, mod, { provider: okProvider(id, "default") });
-          agent.providers = { special: okProvider(id, "special") };
-          if (name === "special" || name === "constructor") agent.providers[name] = okProvider(id, `own ${name}`);
-          agent.state.model = name;
-          const reply = await mod.runOneTurn(agent, "go");
-          fastExpect(reply.content).toBe(Object.hasOwn(agent.providers, name) ? `own ${name}` : "default");
-        }
-        if (has(id, "extensions")) {
-          const { agent } = makeAgent(id, mod, { provider: okProvider(id) });
-          agent.runtime?.use((api) => api.registerCommand({ name: "known", run: () => "ran" }));
-          fastExpect(agent.runtime?.runCommand(name)).toBe(name === "known" ? "ran" : `error: unknown command "${name}"`);
-        }
-        if (has(id, "packages")) {
-          // 包：工具、命令、技能都用这个名字；要么整包装上、名字都查得到，要么整包拒绝、什么都没变
-          const { agent } = makeAgent(id, mod, { provider: okProvider(id) });
-          const before = JSON.stringify([agent.registry?.getSpecs(), agent.loader?.load("trusted"), agent.packages]);
-          const pkg = { manifest: { name: `p-${name}`, tools: [name], commands: [name], resources: [`skills/${name}`] }, contents: Object.fromEntries([[name, "t {x}"], [`skills/${name}`, "Skill."]]) };
-          let installed = true;
-          try {
-            mod.installPackage(agent, mod.loadPackage(pkg));
-          } catch {
-            installed = false;
-          }
-          if (installed) packages.installed.add(name);
-          else packages.refused++;
-          if (installed) {
-            fastExpect(agent.registry?.getSpecs().map((s) => s.name)).toEqual([name]);
-            fastExpect(agent.runtime?.runCommand(name)).toBe("t {x}");
-            fastExpect(agent.loader?.load("trusted").map((r) => r.name)).toEqual([name]);
-          } else {
-            fastExpect(JSON.stringify([agent.registry?.getSpecs(), agent.loader?.load("trusted"), agent.packages]), "a refused package changes nothing").toBe(before);
-          }
-        }
-      }),
-      BOUNDARY_RUNS,
-    );
-    // 原型上的名字正是这一类要验的：constructor、toString 得真的装得上，而不是都被拒绝。
-    // __proto__ 例外：zod 4 的 z.record 校验时丢掉这个键，包就以「contents 里没有这一项」被拒（安全，见 EVOLUTION.md §8）
-    if (has(id, "packages")) expect(["constructor", "toString"].filter((n) => packages.installed.has(n)), `refused ${packages.refused}`).toEqual(["constructor", "toString"]);
-  });
-});
-
-// ── 第 7 类：一轮前后调用的一切都在 R4 里面（s08 起的 loader；抛错的情形见第 1 类） ──
-forLessonsFrom("resources", (id, load) => {
-  it("R4 第 7 类：loader.load() 交回任何东西：要么这一轮照常，要么以 \"error: could not start the turn: …\" 收尾；之后照常", async () => {
-    const mod = await load();
-    await fc.assert(
-      fc.asyncProperty(thrownArb, async (h) => {
-        const { agent, messages } = makeAgent(id, mod, { provider: okProvider(id, "fine") });
-        agent.loader = { load: () => h.make() as [] };
-        const reply = await mod.runOneTurn(agent, "go");
-        if (reply.stopReason === "error") fastExpect(reply.content).toMatch(/^error: could not start the turn: /);
-        else fastExpect(reply).toEqual({ role: "assistant", content: "fine", stopReason: "stop" });
-        fastExpect(messages().at(-1)).toEqual(reply);
-        expectSoundHistory(id, messages());
-        await ordinaryTurnAfter(id, mod, agent, messages);
-      }),
-      BOUNDARY_RUNS,
-    );
-  });
-});
-
-// ── 第 8 类：扩展从不悄悄丢活（s09 起） ─────────────────────────
 // 任意的扩展程序：登记工具（可能坏、可能重名）、命令、监听，嵌套 use 别的扩展，抛任意值，返回任意值，或者是 async 的
 // （await 前后都登记）。use() 从不抛错；每个扩展要么整个装上，要么一样不留并在 errors 里记一条（D30）。
 type ExtStep =

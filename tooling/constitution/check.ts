@@ -1,43 +1,42 @@
-// The constitution's rules as pure functions over API reports and source files.
-// The real-lesson tests and the fixture tests call the same functions.
-// Every violation is one readable line: `s05 → s06 R1: ProviderInput.tools removed`.
+// 宪法的检查：在 API 报告和课文件的语法树上跑的纯函数，数据在 ./data.ts。真课的测试和样例的测试
+// （tests/constitution.test.ts，样例在 tests/fixtures/constitution/）调的是同一批函数。
+// 每条违规是一行读得懂的话：`s05 → s06 R1: ProviderInput.tools removed`。
 import ts from "typescript";
-import { declarationsOf, type ApiReport } from "./api/extract.ts";
-import { breakingChanges, diffReports, formatViolation, type Change } from "./api/diff.ts";
-import { ownerOf } from "./api/keys.ts";
-import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./constitution.ts";
+import type { ApiReport } from "../api/extract.ts";
+import { breakingChanges, diffReports, formatViolation, type Change } from "../api/diff.ts";
+import { ownerOf } from "../api/keys.ts";
+import { ANY, DICTIONARY, EXTRAS, U1_UPGRADES, U2_UNIQUE, type Upgrade } from "./data.ts";
 
 /**
- * R8 is three checks with three ids (EVOLUTION.md §7): R8.1 no top-level declaration is removed (here), R8.2 each lesson
- * file stands alone (here), R8.3 each lesson still does what earlier lessons did (the golden traces, tests/golden.test.ts).
+ * R8 是三项检查、三个编号（EVOLUTION.md §7）：R8.1 顶层声明一个不少（这里）、R8.2 每课的文件自成一体（这里）、
+ * R8.3 每课还做得到前面的课做过的事（黄金轨迹，tests/golden.test.ts）。
  */
 export type Rule = "R1" | "R2" | "R6" | "R7" | "R8.1" | "R8.2" | "U1" | "U2" | "dictionary" | "@since";
 export type Violation = { rule: Rule; lesson: string; line: string };
-export type Reports = Record<string, ApiReport>; // lesson id → report
-export type Sources = Record<string, ts.SourceFile>; // lesson id → parsed code.ts
+export type Reports = Record<string, ApiReport>; // 课号 → API 报告
+export type Sources = Record<string, ts.SourceFile>; // 课号 → 解析好的 code.ts
 
 const violation = (rule: Rule, lesson: string, text: string): Violation => ({ rule, lesson, line: `${lesson} ${rule}: ${text}` });
 const isTagKey = (key: string) => key.includes("@");
 const upgradedTags = (report: ApiReport, owner: string) => report[`${owner}@upgraded`]?.split(", ") ?? [];
 
-/** Consecutive pairs of the lessons present, in order (works for any subset). */
+/** 已有的课按先后两两相邻配对（随便哪几课都行）。 */
 export function pairsOf(ids: string[]): [string, string][] {
   const sorted = [...ids].sort();
   return sorted.slice(1).map((next, i) => [sorted[i]!, next]);
 }
 
-/** U1 entries that belong to the step prev → next. */
+/** 属于 prev → next 这一步的 U1 条目。 */
 const upgradesIn = (prev: string, next: string, upgrades: Upgrade[]) =>
   upgrades.filter((u) => u.lesson > prev && u.lesson <= next);
 
 const matches = (u: Upgrade, c: Change) => u.key === c.key && u.from === c.from && u.to === c.to;
 
-// ── R1 / R2 / R8.1 (+ U1 for changes that claim or resemble an upgrade) ──
+// ── R1 / R2 / R8.1（像是升级的变化报 U1） ─────────────────
 /**
- * Every key of lesson N-1 is in lesson N with the same text, except the exact U1 list and
- * literal unions that grow. Rule id: class members R2, declarations R8.1, other members R1;
- * U1 when this step's listed upgrade of that key happens differently, or the declaration is
- * tagged `@upgraded <this lesson>` (an upgrade that is not on the list).
+ * 第 N-1 课的每个键在第 N 课都在、写法一字不差，只有 U1 清单里那几条和变大的字面量联合例外。报哪条规则：
+ * 类成员报 R2，声明报 R8.1，其余成员报 R1；这一步清单上有这个键的升级、却不是那样升的，或者声明标着
+ * `@upgraded <这一课>`（清单上没有的升级），报 U1。
  */
 export function checkAppendOnly(reports: Reports, upgrades: Upgrade[] = U1_UPGRADES): Violation[] {
   const out: Violation[] = [];
@@ -68,8 +67,8 @@ export function checkAppendOnly(reports: Reports, upgrades: Upgrade[] = U1_UPGRA
   return out;
 }
 
-// ── U1 list: stale entries and @upgraded tags ─────────────
-/** A listed upgrade whose lesson is present but whose exact change does not happen. */
+// ── U1 清单：没发生的条目和 @upgraded 标记 ────────────────
+/** 清单上的升级，那一课已经有了，那处变化却没有一字不差地发生。 */
 export function checkU1Stale(reports: Reports, upgrades: Upgrade[] = U1_UPGRADES): Violation[] {
   const out: Violation[] = [];
   for (const [a, b] of pairsOf(Object.keys(reports))) {
@@ -84,9 +83,8 @@ export function checkU1Stale(reports: Reports, upgrades: Upgrade[] = U1_UPGRADES
 }
 
 /**
- * An upgraded declaration carries `@upgraded sNN (U1)` in that lesson and every later one;
- * a tag naming no listed upgrade is reported once, where it first appears (unless that step
- * already reported the unlisted change itself).
+ * 升级了的声明在那一课和之后每一课都带 `@upgraded sNN (U1)`；标记点的升级不在清单上的，在它第一次出现的地方报一次
+ * （那一步已经把这处清单外的变化报过了就不再报）。
  */
 export function checkU1Tags(reports: Reports, upgrades: Upgrade[] = U1_UPGRADES): Violation[] {
   const out: Violation[] = [];
@@ -116,11 +114,10 @@ export function checkU1Tags(reports: Reports, upgrades: Upgrade[] = U1_UPGRADES)
   return out;
 }
 
-// ── U2: one definition, one shape ────────────────────────
+// ── U2：同名唯一 ─────────────────────────────────────────
 /**
- * Each U2 name is declared once per file — anywhere in it: a second `type Output` inside a namespace, a
- * function body, a `declare module` or as a type parameter counts too — and after its first appearance it
- * gains no keys (removals and changes are already R1/R2/R8; listed U1 upgrades are allowed).
+ * U2 名单上的每个名字每个文件只声明一次——整个文件里找：namespace、函数体、`declare module` 里的第二个
+ * `type Output`，当类型参数用的也算——而且第一次出现之后不再多出键（删掉、改掉的已经归 R1/R2/R8 管；清单上的 U1 升级可以）。
  */
 export function checkU2(reports: Reports, sources: Sources, names: string[] = U2_UNIQUE): Violation[] {
   const out: Violation[] = [];
@@ -152,7 +149,7 @@ export function checkU2(reports: Reports, sources: Sources, names: string[] = U2
   return out;
 }
 
-/** The name a node declares as a type or a named value (type, interface, class, enum, namespace, function, variable, type parameter). */
+/** 一个节点声明的类型名或有名字的值（type、interface、class、enum、namespace、函数、变量、类型参数）。 */
 function declaredName(n: ts.Node): string | undefined {
   if (
     ts.isTypeAliasDeclaration(n) ||
@@ -168,10 +165,9 @@ function declaredName(n: ts.Node): string | undefined {
   return undefined;
 }
 
-// ── §2 dictionary ─────────────────────────────────────────
+// ── §2 字典 ───────────────────────────────────────────────
 /**
- * For every dictionary type present at a lesson, its keys in the report equal the dictionary's
- * keys plus the EXTRAS (values exact unless ANY).
+ * 一课里有的每个字典类型，报告里它的键恰好是字典的键加上 EXTRAS（值逐字相同，ANY 的只查有没有）。
  */
 export function checkDictionary(
   reports: Reports,
@@ -205,8 +201,7 @@ export function checkDictionary(
 
 // ── @since ────────────────────────────────────────────────
 /**
- * A declaration's `@since` names the first lesson that has it and never changes; exported
- * declarations must have one. A wrong tag is reported where it first appears or changes.
+ * 声明的 `@since` 写的是第一次有它的那一课，之后不变；导出的声明必须有。写错的标记在它第一次出现或改动的地方报。
  */
 export function checkSince(reports: Reports): Violation[] {
   const out: Violation[] = [];
@@ -218,7 +213,7 @@ export function checkSince(reports: Reports): Violation[] {
       if (!first.has(name)) first.set(name, id);
       const tag = report[`${name}@since`];
       const unchanged = prev[name] !== undefined && prev[`${name}@since`] === tag;
-      if (unchanged) continue; // already judged in the previous lesson
+      if (unchanged) continue; // 上一课已经判过
       if (tag === undefined) {
         if (kind.startsWith("export ")) out.push(violation("@since", id, `${name} has no @since tag`));
       } else if (tag !== first.get(name)) {
@@ -230,21 +225,18 @@ export function checkSince(reports: Reports): Violation[] {
   return out;
 }
 
-// ── R7: no path to the process's streams outside the IO edge ──
+// ── R7：IO 边缘以外没有通往进程输出流的路 ─────────────────
 /**
- * Globals through which code reaches the process's streams: directly (`console`, `process`), through the
- * global object (`globalThis["console"]`, `global.process`), or by evaluating code (`eval`, `Function`,
- * `require`). `window` and `self` are the global object's other names.
+ * 代码够到进程输出流的全局名字：直接的（`console`、`process`）、经全局对象的（`globalThis["console"]`、`global.process`）、
+ * 靠执行一段代码的（`eval`、`Function`、`require`）。`window` 和 `self` 是全局对象的别名。
  */
 export const STREAM_GLOBALS = ["console", "process", "globalThis", "global", "window", "self", "eval", "Function", "require"];
 
 /**
- * The IO edge (D9) is `main`, the top-level `const X: Output = …` that main uses, and the program's entry
- * guard (a top-level `if` that only calls main). Everywhere else — core functions, classes, arrows, other
- * top-level code — no path to the process's streams: no STREAM_GLOBALS binding (aliases such as
- * `const c = console` included), no `x["console"]` / `x["stdout"]` element access, no `.constructor`
- * (a function's constructor is the Function constructor), and no use of the edge's own Output objects or of main.
- * Checked on the syntax tree.
+ * IO 边缘（D9）是 `main`、main 用到的顶层 `const X: Output = …`，和程序入口那句只调 main 的顶层 `if`。别处——core 的函数、
+ * 类、箭头函数、别的顶层代码——没有一条通往进程输出流的路：不用 STREAM_GLOBALS 里的名字（`const c = console` 这种别名也算），
+ * 不写 `x["console"]` / `x["stdout"]`，不碰 `.constructor`（函数的 constructor 就是 Function 构造器），也不用边缘自己的
+ * Output 对象和 main。在语法树上查。
  */
 export function checkStreams(sources: Sources): Violation[] {
   const out: Violation[] = [];
@@ -292,7 +284,7 @@ export function checkStreams(sources: Sources): Violation[] {
   return out;
 }
 
-/** What path to the streams `n` is, if any: a stream global, the IO edge's own object, `["console"]`, `.constructor` (the Function constructor). */
+/** `n` 是哪一种通往输出流的路（不是就回 undefined）：输出流的全局名字、IO 边缘自己的对象、`["console"]`、`.constructor`（Function 构造器）。 */
 function streamPath(n: ts.Node, edgeNames: ReadonlySet<string>): string | undefined {
   if (ts.isIdentifier(n) && isValueReference(n)) {
     if (STREAM_GLOBALS.includes(n.text)) return n.text;
@@ -307,7 +299,7 @@ function streamPath(n: ts.Node, edgeNames: ReadonlySet<string>): string | undefi
   return undefined;
 }
 
-/** An identifier that names a binding at run time: not a property name (`x.console`, `{ console: 1 }`), not a type position. */
+/** 运行时指向一个绑定的标识符：不是属性名（`x.console`、`{ console: 1 }`），也不在类型的位置上。 */
 function isValueReference(n: ts.Identifier): boolean {
   const p = n.parent;
   if (ts.isPropertyAccessExpression(p) && p.name === n) return false;
@@ -322,7 +314,7 @@ function topLevelStatement(n: ts.Node): ts.Node {
   return cur;
 }
 
-/** Names of the enclosing declarations, outermost first: `ToolRegistry.run`, `createFakeProvider.stream`. */
+/** 外层声明的名字，从最外层起：`ToolRegistry.run`、`createFakeProvider.stream`。 */
 function where(n: ts.Node): string {
   const names: string[] = [];
   for (let cur: ts.Node | undefined = n.parent; cur && !ts.isSourceFile(cur); cur = cur.parent) {
@@ -342,11 +334,11 @@ function where(n: ts.Node): string {
   return names.length > 0 ? names.join(".") : "top-level code";
 }
 
-// ── everything but the dictionary (fixtures use arbitrary lesson ids) ──
-/** A lesson may import only these modules: it stays self-contained (no other lesson) and runs offline. */
+// ── 除了字典以外的检查（样例的课号可以随便取） ─────────────
+/** 一课只许 import 这几个模块：不引用别的课，离线也跑得起来。 */
 export const ALLOWED_IMPORTS = ["node:url", "zod"];
 
-/** R8.2: every lesson file stands alone — static imports only, and only from ALLOWED_IMPORTS. */
+/** R8.2：每课的文件自成一体——只有静态 import，而且只从 ALLOWED_IMPORTS 里来。 */
 export function checkImports(sources: Sources): Violation[] {
   const out: Violation[] = [];
   for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -368,7 +360,7 @@ export function checkImports(sources: Sources): Violation[] {
   return out;
 }
 
-/** R6: no execution-permission system in the core — execution boundaries come from deployment, hooks are the only interceptor. */
+/** R6：core 里没有执行权限那一套——执行的边界由部署给，拦截只靠钩子。 */
 export function checkNoExecutionPolicy(sources: Sources): Violation[] {
   const out: Violation[] = [];
   for (const [id, sf] of Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) {
