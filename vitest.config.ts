@@ -11,7 +11,7 @@
 //    打乱文件顺序（--sequence.shuffle）、全部挤进一个 worker（--maxWorkers=1）都跑过，结果一样（EVOLUTION.md §8）。
 // ④ 测试里的 `import ts from "typescript"` 换成 require 载入的同一个 typescript（tests/support/typescript.ts 说为什么）。
 // ⑤ 时间上限只防卡死：每个测试、每个钩子的上限都是 tooling/hang-guard.ts 的五分钟（vitest 默认的 5 秒、10 秒在忙的机器上
-//    会把没毛病的测试判成失败），到点时的报错说明这是防卡死的上限（tests/support/hang-guard.ts）。测试文件不另设上限（tests/suite.test.ts 查）。
+//    会把没毛病的测试判成失败），到点时的报错说明这是防卡死的上限（tests/support/hang-guard-message.ts）。测试文件不另设上限（tests/suite.test.ts 查）。
 // ⑥ 进度：这里不设 reporters、不设 silent，终端上是 vitest 默认的 reporter，开跑第一秒就有计时和逐个文件的进度。
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";

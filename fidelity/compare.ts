@@ -174,7 +174,7 @@ export type Reconciled = { pi: FidelityTrace; mini: FidelityTrace };
 /**
  * 一条「已列出的差异」：哪些剧本会出现它、两边各是什么样、为什么故意不同。
  * reconcile 把这一处差异从两条轨迹里消掉（只认它自己描述的那种样子）；不适用就返回 undefined。
- * 和黄金轨迹的差异表（tooling/scenarios/differences.ts 的 Difference：后面的课和前面的课哪里可以不同）不是一回事。
+ * 和黄金轨迹的差异表（tooling/scenarios/differences.ts 的 GoldenDifference：后面的课和前面的课哪里可以不同）不是一回事。
  */
 export type FidelityDifference = {
   id: string;

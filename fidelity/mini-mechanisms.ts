@@ -1,16 +1,16 @@
 // 机制剧本的 mini Pi 一侧：同一份剧本交给某一课的 SessionTree、ResourceLoader / buildSystemPrompt、ExtensionRuntime、
 // PrintMode / JsonMode、load(trust)、loadPackage / installPackage，算出和 Pi 一侧同名的观察（observe.ts）。
-// 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/agent.ts（行为测试用的也是它）。跑在课程自己的 Node 上。
+// 拼 Agent、按剧本出事件的 provider 都复用课程工具库的 tooling/assemble-agent.ts（行为测试用的也是它）。跑在课程自己的 Node 上。
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ExtensionApiLike, type LessonModule, type Msg, type ToolLike, type Tree, importLesson } from "../tooling/lesson.ts";
 import { lessonNumber } from "../tooling/course.ts";
-import { makeAgent, scriptedProvider } from "../tooling/agent.ts";
+import { makeAgent, scriptedProvider } from "../tooling/assemble-agent.ts";
 import { normaliseMini, normaliseMiniRequest, type Observation } from "./compare.ts";
 import { type ExtensionSpec, HOST_READ, type MechanismScenario, type PackageSpec, type ProjectFiles, type TreeMessage } from "./mechanisms.ts";
-import { toSteps } from "./mini.ts";
+import { toSteps } from "./mini-loop.ts";
 import { ABSENT, commandLine, knownResources, messageEventLine, packageResources, parseSkillFile, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
 import { extensionFile, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
 import type { Reply } from "./scenarios.ts";

@@ -8,8 +8,8 @@ import { join, resolve, sep } from "node:path";
 import { type Exercise, exercise, type RunPlan } from "../tooling/graduation/exercises.ts";
 import type { GateAnswer, GraduationJob, LearnerExtension, PiRun } from "../tooling/graduation/runs.ts";
 import { normalisePi } from "./compare.ts";
-import { llmMessages } from "./pi.ts";
 import { openSession } from "./pi-session.ts";
+import { llmMessages } from "./scripted-model.ts";
 
 /** 一个练习在真实 Pi 上跑完（练习 3 跑两次：项目被信任、不被信任）。 */
 export async function runPiGraduation(job: GraduationJob): Promise<PiRun[]> {

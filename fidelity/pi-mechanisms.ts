@@ -1,6 +1,6 @@
 // 机制剧本的真实 Pi 一侧：@earendil-works/pi-coding-agent 1.6.0 的 SessionManager、DefaultResourceLoader、
 // 扩展装载器和 ExtensionRunner（经 AgentSession）、runPrintMode、项目信任、本地包。它要 Node ≥ 22.19，
-// 所以只在 pi-side.ts 起的 Node 24 子进程里加载。模型换成照剧本出事件的流（pi.ts 的 streamReply），不联网。
+// 所以只在 pi-side.ts 起的 Node 24 子进程里加载。模型换成照剧本出事件的流（scripted-model.ts 的 streamReply），不联网。
 
 import { type AgentMessage } from "@earendil-works/pi-agent-core";
 import { type Message, type TextContent, type ToolCall, type ToolResultMessage } from "@earendil-works/pi-ai";
@@ -20,9 +20,9 @@ import { join } from "node:path";
 import { asRequest, normalisePi, type Observation, type FidelityTrace } from "./compare.ts";
 import { type MechanismScenario, type TreeMessage } from "./mechanisms.ts";
 import { commandLine, knownResources, messageEventLine, packageResources, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
-import { llmMessages, message, MODEL, streamReply } from "./pi.ts";
-import { EXHAUSTED, type OpenSession, openSession, SESSION_MODEL, type SessionSetup, toolNames } from "./pi-session.ts";
+import { type OpenSession, openSession, SESSION_MODEL, type SessionSetup, toolNames } from "./pi-session.ts";
 import { extensionFile, type Journal, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
+import { assistantMessage, EXHAUSTED, llmMessages, SCRIPTED_MODEL, streamReply } from "./scripted-model.ts";
 
 /** 当前这份日志：扩展文件在 Pi 的装载器里运行，往 globalThis.__fidelity 里记。 */
 const journal = (): Journal => (globalThis as unknown as { __fidelity: Journal }).__fidelity;
@@ -42,9 +42,9 @@ function toPiMessage(m: TreeMessage): Message {
     }
     case "assistant": {
       const content: (TextContent | ToolCall)[] = m.text === "" ? [] : [{ type: "text", text: m.text }];
-      if ("error" in m) return message(content, "error", m.error);
+      if ("error" in m) return assistantMessage(content, "error", m.error);
       for (const id of m.calls ?? []) content.push({ type: "toolCall", id, name: "read", arguments: { path: "README.md" } });
-      return message(content, m.stop ?? "stop");
+      return assistantMessage(content, m.stop ?? "stop");
     }
   }
 }
@@ -76,7 +76,7 @@ function runTree(scenario: Extract<MechanismScenario, { mechanism: "s07" }>, dir
     leaf: position(sm.getLeafId()),
     path: asPi(context),
     // 发给模型前，每个 provider 适配器都要先过 pi-ai 的 transformMessages
-    sent: asRequest(normalisePi(transformMessages(convertToLlm(context), MODEL))),
+    sent: asRequest(normalisePi(transformMessages(convertToLlm(context), SCRIPTED_MODEL))),
     missing,
   });
 }

@@ -1,20 +1,17 @@
 // 照剧本说话的 pi-coding-agent 会话：资料、扩展、包都经 DefaultResourceLoader 进 AgentSession，模型换成照剧本出事件的流
-// （pi.ts 的 streamReply），不联网。机制剧本（pi-mechanisms.ts）和毕业练习（pi-graduation.ts）都用它开会话，
+// （scripted-model.ts 的 streamReply），不联网。机制剧本（pi-mechanisms.ts）和毕业练习（pi-graduation.ts）都用它开会话，
 // 所以「怎样把 Pi 1.6.0 开成一个离线、确定的会话」只写在这一处。要 Node ≥ 22.19，只在 Node 24 的子进程里加载。
 
 import { createAgentSession, type AgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { join } from "node:path";
-import { MODEL, streamReply } from "./pi.ts";
 import type { Reply } from "./scenarios.ts";
+import { EXHAUSTED, SCRIPTED_MODEL, streamReply } from "./scripted-model.ts";
 
 /**
  * 会话用的模型：AgentSession.prompt 先查这个 provider 有没有配好钥匙，所以挂在 Pi 认识的 openai 名下，
  * 钥匙是运行时给的假值。请求不会发出去：会话的 streamFunction 换成了照剧本出事件的流。
  */
-export const SESSION_MODEL = { ...MODEL, provider: "openai" };
-
-/** 剧本答完了还被问时的回答（对照时看得出来：这一句不在任何剧本里）。 */
-export const EXHAUSTED: Reply = { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" };
+export const SESSION_MODEL = { ...SCRIPTED_MODEL, provider: "openai" };
 
 /** 一个会话用到的目录：工作目录和 Pi 的用户目录（auth.json、models.json、用户级的设置都在这里，剧本里是空的）。 */
 export type SessionDirs = { cwd: string; agentDir: string };

@@ -14,20 +14,21 @@ import { LESSONS, lessonNumber } from "../tooling/course.ts";
 import { displayWidth, padEnd } from "../tooling/display.ts";
 import { describeError } from "../tooling/lesson.ts";
 import { compareCaller, compareObservations, compareRequests, compareTraces, describeEntry, describeObservation, type Observation, staleRows, type FidelityTrace } from "./compare.ts";
-import { DIFFERENCES, FACT_DIFFERENCES } from "./differences.ts";
-import { DOC_PATH, renderDoc } from "./doc.ts";
+import { PI_FACT_DIFFERENCES } from "./listed-differences/fact-rows.ts";
+import { DOC_PATH, renderDoc } from "./listed-differences/render-doc.ts";
+import { PI_TRACE_DIFFERENCES } from "./listed-differences/trace-rows.ts";
 import { MECHANISM_SCENARIOS } from "./mechanisms.ts";
-import { type Run, runMini } from "./mini.ts";
+import { type Run, runMini } from "./mini-loop.ts";
 import { runMiniMechanism } from "./mini-mechanisms.ts";
 import { pinnedNode, runPiSide } from "./pi-process.ts";
 import type { PiResults } from "./pi-side.ts";
 import { writeScenarios } from "./project.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { LOOP_SCENARIOS } from "./scenarios.ts";
 
 const verbose = process.argv.includes("--verbose");
 /** 从最早适用的剧本那一课起（不回话的模型从 s03 起，工具循环和一次一轮从 s04 起）。 */
-const lessons = LESSONS.filter((id) => lessonNumber(id) >= Math.min(...SCENARIOS.map((s) => lessonNumber(s.since))));
-const ALL_ROWS = [...DIFFERENCES, ...FACT_DIFFERENCES];
+const lessons = LESSONS.filter((id) => lessonNumber(id) >= Math.min(...LOOP_SCENARIOS.map((s) => lessonNumber(s.since))));
+const ALL_ROWS = [...PI_TRACE_DIFFERENCES, ...PI_FACT_DIFFERENCES];
 const pending = new Set(ALL_ROWS.filter((d) => d.status === "pending").map((d) => d.id));
 const usage = new Map<string, Set<string>>();
 const rows: string[][] = [];
@@ -79,7 +80,7 @@ const traceLines = (trace: FidelityTrace): string[] => trace.map((e, i) => `#${i
 
 const jobs: Job[] = [
   // 循环剧本：比历史和每次请求
-  ...SCENARIOS.map((scenario): Job => {
+  ...LOOP_SCENARIOS.map((scenario): Job => {
     const result = pi.loop[scenario.id] ?? { ok: false as const, error: "没有结果" };
     return {
       id: scenario.id,
@@ -90,11 +91,11 @@ const jobs: Job[] = [
       async compare(lesson) {
         if (!result.ok) return { used: [], problems: [], shown: [] };
         const mini: Run = await runMini(lesson, scenario);
-        const history = compareTraces(scenario.id, result.value.trace, mini.trace, DIFFERENCES);
-        const requests = compareRequests(scenario.id, result.value.requests, mini.requests, DIFFERENCES);
-        const seen = compareCaller(scenario.id, result.value.caller, mini.caller, DIFFERENCES);
+        const history = compareTraces(scenario.id, result.value.trace, mini.trace, PI_TRACE_DIFFERENCES);
+        const requests = compareRequests(scenario.id, result.value.requests, mini.requests, PI_TRACE_DIFFERENCES);
+        const seen = compareCaller(scenario.id, result.value.caller, mini.caller, PI_TRACE_DIFFERENCES);
         return {
-          used: DIFFERENCES.map((d) => d.id).filter((id) => history.used.includes(id) || requests.used.includes(id) || seen.used.includes(id)),
+          used: PI_TRACE_DIFFERENCES.map((d) => d.id).filter((id) => history.used.includes(id) || requests.used.includes(id) || seen.used.includes(id)),
           problems: [...history.problems, ...requests.problems, ...seen.problems, ...(mini.overrun ? ["mini 一侧：剧本的回答不够用"] : []), ...(result.value.overrun ? ["Pi 一侧：剧本的回答不够用"] : [])],
           shown: [...traceLines(mini.trace), ...traceLines(mini.caller ?? [])],
         };
@@ -113,7 +114,7 @@ const jobs: Job[] = [
       async compare(lesson) {
         if (!result.ok) return { used: [], problems: [], shown: [] };
         const mini: Observation = await runMiniMechanism(lesson, scenario, root);
-        return { ...compareObservations(scenario.id, result.value, mini, DIFFERENCES, FACT_DIFFERENCES), shown: describeObservation(mini) };
+        return { ...compareObservations(scenario.id, result.value, mini, PI_TRACE_DIFFERENCES, PI_FACT_DIFFERENCES), shown: describeObservation(mini) };
       },
     };
   }),
@@ -163,7 +164,7 @@ for (const [key, where] of problems) {
   const span = where.length > 1 && where.every((l, i) => i === 0 || lessonNumber(l) === lessonNumber(where[i - 1]) + 1) ? `${where[0]}–${where.at(-1)}` : where.join(",");
   failures.push(`${scenario} × ${span}：${problem}`);
 }
-failures.push(...staleRows(ALL_ROWS, usage, [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id)));
+failures.push(...staleRows(ALL_ROWS, usage, [...LOOP_SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id)));
 // 一条差异在某一课用得上、到了后面的课却用不上（或者反过来），说明后面的课丢了（或改了）前面的课的行为
 for (const [scenario, byLesson] of usedByLesson) {
   const variants = new Set(byLesson.values());
@@ -173,7 +174,7 @@ for (const [scenario, byLesson] of usedByLesson) {
 }
 // 每条差异要么在课程里修掉，要么写成故意的、带理由；待定的行不算通过。
 for (const d of ALL_ROWS.filter((x) => x.status === "pending")) {
-  failures.push(`${d.id} 还是待定（${d.scenarios.join("、")}）：在课程里修掉，或者在 fidelity/differences.ts 里写成故意的并写明理由`);
+  failures.push(`${d.id} 还是待定（${d.scenarios.join("、")}）：在课程里修掉，或者在 fidelity/listed-differences/ 的表里写成故意的并写明理由`);
 }
 if (!existsSync(DOC_PATH) || readFileSync(DOC_PATH, "utf8") !== renderDoc()) {
   failures.push("fidelity/DIFFERENCES.md 不是最新的：跑 `npm run gen:differences`");
@@ -199,7 +200,7 @@ if (failures.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `\nfidelity：${SCENARIOS.length} 个循环剧本、${MECHANISM_SCENARIOS.length} 个机制剧本 × ${lessons.length} 课，没有表外差异，列出的每条差异都用得上、都是故意的` +
+    `\nfidelity：${LOOP_SCENARIOS.length} 个循环剧本、${MECHANISM_SCENARIOS.length} 个机制剧本 × ${lessons.length} 课，没有表外差异，列出的每条差异都用得上、都是故意的` +
       `（共 ${seconds} 秒，其中真实 Pi 一侧 ${piSeconds.toFixed(1)} 秒）`,
   );
 }

@@ -1,4 +1,4 @@
-// 保真对照的剧本：同一份数据既喂给真实 Pi（pi.ts），也喂给每一课的 mini Pi（mini.ts）。
+// 保真对照的剧本：同一份数据既喂给真实 Pi（pi-loop.ts），也喂给每一课的 mini Pi（mini-loop.ts）。
 // 一个剧本 = 用户说的话 + 有哪些工具 + 可选的拦截钩子 + 模型每次被问到时怎么回答。
 // 本文件不引用 Pi，也不引用课程代码：根目录的 `npm test` 会读它，而那里没有装 Pi。
 
@@ -14,7 +14,7 @@ export type ScenarioTool = { name: string; params: string[]; behaviour: Fidelity
 /** 模型要求的一次调用。args 故意是 unknown：模型可能送来错的类型。 */
 export type ScriptedCall = { id: string; name: string; args: Record<string, unknown> };
 
-/** 模型为什么结束一次回答，用 Pi 的词：length 是输出被截断（课程没有这个值，见 mini.ts）。 */
+/** 模型为什么结束一次回答，用 Pi 的词：length 是输出被截断（课程没有这个值，见 mini-loop.ts）。 */
 export type ModelStop = "stop" | "toolUse" | "length";
 
 /**
@@ -134,7 +134,7 @@ export const AFTER_HOOK_SUFFIX = " [checked]";
 /** before-async 剧本里 async 钩子拦下 rm 的理由；差异表 F38 靠它认出 Pi 一边被拦下的结果。 */
 export const ASYNC_BLOCK_REASON = "删除需要人来确认";
 
-export const SCENARIOS: FidelityScenario[] = [
+export const LOOP_SCENARIOS: FidelityScenario[] = [
   {
     id: "text-only",
     title: "只回一段文字，不调工具",

@@ -1,7 +1,7 @@
 // 工作目录的围栏：工具读文件、加载 AGENTS.md，走的都是这一道检查，不许有第二条路。
 // 以前 AGENTS.md 自己拼路径直接读，一个指到目录外的符号链接就能把任意文件送进系统提示；
-// 所以凡是要从工作目录里读东西，都先经过 resolveInside，再用 readText 读解开链接后的真实路径。
-// 查和读之间还有一段空隙：查完之后，工作目录里的某个目录可能被换成指到外面的链接。所以 readText 不信查的结果，
+// 所以凡是要从工作目录里读东西，都先经过 resolveInside，再用 readFencedText 读解开链接后的真实路径。
+// 查和读之间还有一段空隙：查完之后，工作目录里的某个目录可能被换成指到外面的链接。所以 readFencedText 不信查的结果，
 // 打开之后再问一遍「打开的到底是哪个文件」（openInside）。
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep, win32 } from "node:path";
@@ -129,7 +129,7 @@ function openedPath(fd: number, abs: string): string {
  * 读一个过了 resolveInside 的文件：超限或二进制就抛错。大小看的是打开的那个文件（fstat），而且最多读上限加一个字节：
  * 查完之后文件变大了，照样不会读进来一个超限的文件。
  */
-export function readText(file: FencedPath, limits: WorkspaceLimits): string {
+export function readFencedText(file: FencedPath, limits: WorkspaceLimits): string {
   const shown = show(file.rel);
   const read = readBytes(file, shown, limits.maxFileBytes);
   if ("over" in read) throw new Error(`"${shown}" is ${read.over === undefined ? "growing past" : `${size(read.over)}, over`} the ${size(limits.maxFileBytes)} limit`);
@@ -158,5 +158,5 @@ export function readBytes(file: FencedPath, shown: string, maxBytes: number): { 
 /** 过围栏，再读：工作目录里的一个文本文件。 */
 export function readWorkspaceText(root: string, path: string, limits: WorkspaceLimits = DEFAULT_LIMITS): { text: string; rel: string } {
   const file = resolveInside(root, path);
-  return { text: readText(file, limits), rel: file.rel };
+  return { text: readFencedText(file, limits), rel: file.rel };
 }

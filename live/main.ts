@@ -50,7 +50,7 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-export const USAGE = '用法：npm run -s live -- "你的问题"';
+export const LIVE_USAGE = '用法：npm run -s live -- "你的问题"';
 
 /** 设置不全时打的说明：缺什么、怎么设，再给一个能直接抄的例子。 */
 export function configHelp(problems: string[]): string[] {
@@ -120,7 +120,7 @@ export async function runLive(args: string[], io: LiveIO): Promise<number> {
     return EXIT.setup;
   }
   if (question === "") {
-    io.stderr.log(USAGE);
+    io.stderr.log(LIVE_USAGE);
     return EXIT.setup;
   }
   const { config } = read;

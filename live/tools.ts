@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Tool, type ToolCall, ToolRegistry } from "../s12_packages/code.ts";
-import { DEFAULT_LIMITS, type FencedPath, type WorkspaceLimits, decodeText, isHiddenName, readBytes, readText, resolveInside, show, size } from "./fence.ts";
+import { DEFAULT_LIMITS, type FencedPath, type WorkspaceLimits, decodeText, isHiddenName, readBytes, readFencedText, resolveInside, show, size } from "./fence.ts";
 
 export { DEFAULT_LIMITS, type WorkspaceLimits, decodeText, resolveInside } from "./fence.ts";
 
@@ -47,7 +47,7 @@ function readTool(root: string, limits: WorkspaceLimits): Tool {
       input: { path: "file path relative to the working directory, e.g. src/main.ts" },
     },
     handler: ({ path }) => {
-      const text = readText(resolveInside(root, path), limits);
+      const text = readFencedText(resolveInside(root, path), limits);
       return text === "" ? "(empty file)" : text;
     },
   };
@@ -94,7 +94,7 @@ function grepTool(root: string, limits: WorkspaceLimits): Tool {
       const target = resolveInside(root, path);
       const hits: string[] = [];
       const notes: string[] = [];
-      if (statSync(target.abs).isFile()) grepText(readText(target, limits), show(target.rel), needle, hits, limits.maxMatches);
+      if (statSync(target.abs).isFile()) grepText(readFencedText(target, limits), show(target.rel), needle, hits, limits.maxMatches);
       else notes.push(...grepFolder(target, needle, hits, limits));
       if (hits.length >= limits.maxMatches) notes.unshift(`(stopped at ${limits.maxMatches} matches)`);
       if (hits.length === 0) return [`no matches for "${pattern}" in ${show(target.rel)}`, ...notes].join("\n");

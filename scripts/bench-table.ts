@@ -16,8 +16,8 @@ import { availableParallelism, loadavg } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { loadPiBench, PI_VERSION } from "../fidelity/pi-install.ts";
 import { alternate, median, ratios } from "../tooling/bench/compare.ts";
-import { loadPi, PI_VERSION } from "../tooling/bench/pi.ts";
 import { collectDeltas, miniSide, treeAppendAndPath, turnWithCallsInOneResponse, turnWithOneCallPerResponse, type WorkloadKind } from "../tooling/bench/workloads.ts";
 import { type LessonModule, importLesson } from "../tooling/lesson.ts";
 import { ROOT, lessonDir } from "../tooling/course.ts";
@@ -62,7 +62,7 @@ const HEAPS = [
 async function compareWithPi(): Promise<void> {
   const file = relative(ROOT, codeFile);
   const sha = createHash("sha1").update(readFileSync(codeFile)).digest("hex").slice(0, 10);
-  const pi = await loadPi();
+  const pi = await loadPiBench();
   console.log(`\nmini Pi ${lesson} (${file}, sha1 ${sha}) vs Pi ${PI_VERSION} runAgentLoop — Node ${process.version}`);
   console.log(`one process; per workload ${warmup} warm-up runs per side, then ${runs} rounds, each side once per round, order alternating`);
   if ("missing" in pi) console.log(`\n${pi.missing}. Only the mini side is measured below.`);
@@ -225,13 +225,13 @@ async function scaleTables(): Promise<void> {
 
 // ── suite：整套测试的墙钟时间 ──────────────────────────────
 let clockTicks: number | undefined;
-/** CPU seconds used by this process's waited-for children so far (Linux /proc; undefined elsewhere). */
+/** 这个进程等过的子进程到现在一共用了多少 CPU 秒（读 Linux 的 /proc；别的系统上为 undefined）。 */
 function childrenCpuSeconds(): number | undefined {
   if (!existsSync("/proc/self/stat")) return undefined;
   // 每秒几个 tick 只问一次：问的那个 getconf 也是子进程，它的 CPU 会算进下一次量的数里
   clockTicks ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
   const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /s, "").split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / clockTicks; // cutime + cstime (fields 16, 17 of stat)
+  return (Number(fields[13]) + Number(fields[14])) / clockTicks; // cutime + cstime（stat 的第 16、17 个字段）
 }
 
 const suiteRuns = Number(process.env.BENCH_SUITE_RUNS ?? 3);

@@ -15,7 +15,7 @@ import { LESSONS, LESSON_DIRS, ROOT, lessonDir } from "../tooling/course.ts";
 import { loadProject } from "../tooling/docs/context.ts";
 import { checkEnglishReadme } from "../tooling/docs/english-readme.ts";
 import { checkLesson } from "../tooling/docs/index.ts";
-import { checkRootChain } from "../tooling/teaching/chain.ts";
+import { checkRootChain } from "../tooling/teaching/chain-names.ts";
 import { observeChain } from "../tooling/teaching/chain-run.ts";
 import { checkChainSteps } from "../tooling/teaching/chain-steps.ts";
 import { glossaryAnchors } from "../tooling/teaching/glossary.ts";
@@ -32,7 +32,7 @@ for (const id of ids) {
   failed ||= violations.length > 0;
 }
 if (wanted.length === 0) {
-  // the English front door follows README.md's commands and lesson table (tests/docs.test.ts runs the same check)
+  // the English front door follows README.md's commands and lesson table (tests/english-readme.test.ts runs the same check)
   const read = (file: string): string => readFileSync(join(ROOT, file), "utf8");
   const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
   const violations = checkEnglishReadme({ zh: read("README.md"), en: read("README.en.md"), lessonDirs: LESSON_DIRS, scripts });

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { type ApiReport, buildApiReports } from "../tooling/api/extract";
 import { diffReports, isLiteralUnionGrowth } from "../tooling/api/diff.ts";
 import { ownerOf } from "../tooling/api/keys.ts";
-import { U1_UPGRADES } from "../tooling/constitution";
+import { U1_UPGRADES } from "../tooling/constitution/data.ts";
 import { LESSON_DIRS, ROOT } from "../tooling/course.ts";
 import { diffLines } from "../tooling/linediff";
 

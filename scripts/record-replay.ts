@@ -1,7 +1,7 @@
 // npm run gen:replay：把每一课的演示（tooling/scenarios/data.ts 里的 sNN-demo* 场景）录成网页回放用的
 // site/replay/sNN.json。文件进版本库；tests/replay.test.ts 现录一遍和它比，课或场景一改，测试就提醒重录。
 import { join } from "node:path";
-import { recordReplay, replayLessons } from "../site/lib/record.ts";
+import { recordReplay, replayLessons } from "../site/lib/record/replay.ts";
 import { LESSONS, ROOT } from "../tooling/course.ts";
 import { writeGeneratedJson } from "./generated.ts";
 

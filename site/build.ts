@@ -15,8 +15,8 @@ import { pathToFileURL } from "node:url";
 import { type MarkdownRenderer, build, createMarkdownRenderer, disposeMdItInstance } from "vitepress";
 import { siteBase } from "./lib/base.ts";
 import { writeBuiltBase } from "./lib/built-base.ts";
-import { readChain } from "./lib/chain.ts";
-import type { CodeIndex } from "./lib/codes.ts";
+import { readHomeChain } from "./lib/chain.ts";
+import type { CodeIndex } from "./lib/cited-codes.ts";
 import { declarations } from "./lib/codeview.ts";
 import { type Chapter, chapterMarkdown, loadChapter } from "./lib/chapter.ts";
 import { type Lesson, ROOT, SITE, loadCourse, readRootReadme } from "./lib/course.ts";
@@ -92,7 +92,7 @@ function writeLessonPage(lesson: Lesson, prev: Lesson | undefined, next: Lesson 
 
 function writeHomePage(lessons: Lesson[], md: MarkdownRenderer, codes: CodeIndex, chapter: Chapter | undefined): void {
   const last = lessons[lessons.length - 1];
-  const chain = readChain(readRootReadme(), md);
+  const chain = readHomeChain(readRootReadme());
   const home = homePage(readRootReadme(), chain, md, lessons, declarations(last.code), codes, chapter);
   writeFileSync(join(GEN, "index.md"), home.markdown);
   writeFragments(home.fragments);

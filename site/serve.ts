@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { builtBase } from "./lib/built-base.ts";
 import { SITE } from "./lib/course.ts";
-import { serveStatic } from "./server.ts";
+import { serveStatic } from "./lib/static-server.ts";
 
 const dist = join(SITE, "dist");
 if (!existsSync(join(dist, "index.html"))) {

@@ -1,6 +1,6 @@
 // npm run test:e2e：真浏览器里的端到端测试（Debian 的 chromium + playwright-core），和 npm test 分开跑，
 // 课程自己的测试不需要浏览器。先 npm run site 构建站点。
-// 上限只防卡死（tooling/hang-guard.ts 的五分钟，每个测试一样）：最重的一条（站内每个链接都通）在忙的机器上也远不到它。
+// 上限只防卡死（tooling/hang-guard.ts 的五分钟，每个测试一样）：最重的几条（把站里每一页都打开一遍的，几十秒）在忙的机器上也远不到它。
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 import { HANG_GUARD_MS } from "../tooling/hang-guard.ts";

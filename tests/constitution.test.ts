@@ -1,5 +1,5 @@
-// EVOLUTION.md §1–§3 as tests (the rules themselves are tooling/rules.ts over tooling/constitution.ts): one describe per rule, run on every lesson that exists,
-// and on small fixture pairs that must fail (tests/fixtures/constitution/<case>/sNN.ts).
+// EVOLUTION.md §1–§3 写成测试（规则本身在 tooling/constitution/check.ts，数据在 tooling/constitution/data.ts）：一条规则一个 describe，
+// 在每一门已有的课上跑，也在几对必须失败的小样例上跑（tests/fixtures/constitution/<情形>/sNN.ts）。
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import {
   type Rule,
   type Sources,
   type Violation,
-} from "../tooling/rules.ts";
+} from "../tooling/constitution/check.ts";
 
 const lessons = findLessons();
 const files = lessons.map((l) => l.codePath);
@@ -112,7 +112,7 @@ describe("R6：core 里没有执行策略", () => {
   });
 });
 
-// ── fixtures: each case must be caught with its rule id and line ──
+// ── 样例：每一种都得被抓到，报出它的规则编号和那一行 ──
 const FIXTURES = join(import.meta.dirname, "fixtures", "constitution");
 const EXPECTED: Record<string, string[]> = {
   "r1-removed-field": ["s01 → s02 R1: ProviderInput.tools removed"],
@@ -132,12 +132,12 @@ const EXPECTED: Record<string, string[]> = {
   "u1-missing-tag": ["s03 U1: Provider lacks @upgraded s03 (U1)"],
   "u2-duplicate": ["s02 U2: Output is defined 2 times"],
   "u2-reshaped": ["s01 → s02 U2: Output.flush added (Output must keep one shape)"],
-  // class 2: a second definition below the top level (namespace, function body, type parameter) counts
+  // 第 2 类：顶层以下的第二个定义（namespace、函数体、类型参数里）也算
   "u2-nested": ["s02 U2: Output is defined 4 times (also inside namespace Legacy, line 5; render, line 9; wrap, line 14)"],
   "since-wrong": ["s02 @since: ToolSpec is tagged @since s01, but first appears in s02"],
   "since-missing": ["s02 @since: ToolSpec has no @since tag"],
   "r7-console": ["s02 R7: console in runOneTurn (line 6)"],
-  // class 1: every other path to the streams — process, the global object, an alias, the edge's Output, the Function constructor
+  // 第 1 类：通往输出流的其余各条路——process、全局对象、别名、边缘自己的 Output、Function 构造器
   "r7-streams": [
     "s02 R7: process in runOneTurn (line 8)",
     's02 R7: ["console"] in warn (line 13)',
@@ -164,7 +164,7 @@ describe("样例：检查器抓得到每一种违规（tests/fixtures/constituti
     const { reports } = buildApiReports(caseFiles);
     const violations = checkStructure(reports, lessonSources(caseFiles));
     expect(violations.map((v) => v.line)).toEqual(expected);
-    // the rule id in the line is the one the violation carries
+    // 那一行里写的规则编号就是这条违规带的编号
     for (const v of violations) expect(v.line).toContain(` ${v.rule}: `);
   });
 

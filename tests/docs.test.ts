@@ -1,17 +1,15 @@
-// Lesson READMEs against EVOLUTION.md §6 (template, 试一下, 接入主线, ghost nouns, 词汇纪律, Pi trace,
-// banned phrases, code excerpts); README.en.md against README.md (commands and lesson table). The checks live in
-// tooling/docs/, one module per rule; every check is also run on broken fixtures (tests/fixtures/docs/bad/*.md) to
-// prove it can fail. One lesson by hand: npm run check:docs -- s03
+// 每课的 README 对照 EVOLUTION.md §6：模板、试一下、接入主线、幽灵名词、词汇纪律、Pi 源码溯源、Pi 边界的依据、代码片段、
+// 禁用的套话、叙事里不写编号、s04 的 run 报错表。检查在 tooling/docs/，一条规则一个文件；每条检查也在改坏的样例
+// （tests/fixtures/docs/bad/*.md）上跑一遍，证明它会失败。手动查一课：npm run check:docs -- s03。
+// run 报错表的读法在 tests/error-table.test.ts，「试一下」的命令在 tests/try-it-commands.test.ts，英文入口在 tests/english-readme.test.ts。
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LESSON_DIRS, ROOT } from "../tooling/course.ts";
-import { type CommandRunner, createCommandRunner, resolveCommand } from "../tooling/demos.ts";
+import { ROOT } from "../tooling/course.ts";
+import { createCommandRunner } from "../tooling/demos.ts";
 import { HANG_GUARD_MS } from "../tooling/hang-guard.ts";
 import { checkBannedPhrases } from "../tooling/docs/banned.ts";
 import { type DocsContext, contextFor, loadProject } from "../tooling/docs/context.ts";
-import { checkEnglishReadme } from "../tooling/docs/english-readme.ts";
-import { checkErrorTable, runWordings } from "../tooling/docs/error-table.ts";
 import { checkCodeExcerpts } from "../tooling/docs/excerpts.ts";
 import { checkGhostNouns } from "../tooling/docs/ghost-nouns.ts";
 import { CHECKS, checkLesson, checkReadme } from "../tooling/docs/index.ts";
@@ -21,14 +19,15 @@ import { checkPiFiles } from "../tooling/docs/pi-files.ts";
 import { tryItCommands } from "../tooling/docs/try-it.ts";
 import { checkVocabulary } from "../tooling/docs/vocabulary.ts";
 import { demoRuns } from "./support/demo-runs.ts";
+import { FIXTURES, fixtureCtx, fixtureLesson, fixtures } from "./support/docs-fixture.ts";
 
-// The lesson demos ran once before the tests (tests/support/global-setup.ts); 试一下 reuses their output.
+// 每课的演示在测试之前跑过一遍（tests/support/global-setup.ts），试一下用的就是那份输出。
 const project = loadProject({ run: createCommandRunner(ROOT, HANG_GUARD_MS, await demoRuns()) });
 
 describe("每课的 README（EVOLUTION.md §6）", () => {
   const checked = project.lessons.filter((l) => existsSync(l.readmePath));
 
-  // Start every 试一下 command at once (each distinct command runs once; the checks await the cache).
+  // 先把每条试一下的命令一起跑起来（同一条命令只跑一次；检查等的是缓存里的结果）。
   beforeAll(async () => {
     const commands = new Set(checked.flatMap((l) => tryItCommands(readFileSync(l.readmePath, "utf8"))));
     await Promise.all([...commands].map((c) => project.run(c)));
@@ -54,17 +53,8 @@ describe("每课的 README（EVOLUTION.md §6）", () => {
   }
 });
 
-// ── fixtures: each bad README breaks exactly one rule ─────────────────────────────────────────────
-const FIXTURES = join(ROOT, "tests", "fixtures", "docs");
-/** What tests/fixtures/docs/s03_fixture/code.ts prints (the fixtures do not spawn it). */
-const FIXTURE_OUTPUT = "hello,world\n（共 2 段）\n";
-const fakeRun: CommandRunner = async (command) =>
-  command === "npm run s03" ? { ok: true, stdout: FIXTURE_OUTPUT } : { ok: false, error: `the fixture runner only knows npm run s03, not ${command}` };
-const fixtures = loadProject({ root: FIXTURES, apiDir: join(FIXTURES, "api"), run: fakeRun, useConstitution: false });
-const fixtureLesson = fixtures.lessons.find((l) => l.id === "s03");
-if (!fixtureLesson) throw new Error("tests/fixtures/docs/s03_fixture/code.ts is missing");
-const fixtureCtx: DocsContext = contextFor(fixtures, fixtureLesson);
 
+// ── 样例：每份改坏的 README 只违反一条规则 ─────────────────────────────────────
 const rule = (prefix: string): string => {
   const found = CHECKS.find((c) => c.rule.startsWith(prefix));
   if (!found) throw new Error(`no check named ${prefix}`);
@@ -80,7 +70,7 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "tryit-output", rule: rule("试一下"), message: /^s03 README 试一下: output differs at line 1: expected "hello, world", got "hello,world"/ },
   { file: "tryit-no-output", rule: rule("试一下"), message: /^s03 README 试一下: the command block at line \d+ \(npm run s03\) must be followed by a ```text block/ },
   { file: "mainline-missing", rule: rule("接入主线"), message: /^s03 README 接入主线: `DEMO_TEXT` is new in s03 but no change-table row names it in its first cell$/ },
-  // class 5: deleting the row fails even though the 焊接点 sentence still names DEMO_TEXT
+  // 第 5 类：删掉那一行就失败，哪怕焊接点那句话还点着 DEMO_TEXT
   { file: "mainline-row", rule: rule("接入主线"), message: /^s03 README 接入主线: `DEMO_TEXT` is new in s03 but no change-table row names it in its first cell$/ },
   { file: "mainline-upgrade", rule: rule("接入主线"), message: /^s03 README 接入主线: U1 upgrade `Provider\.complete` must be named in backticks on a line that says 「这是升级」/ },
   { file: "mainline-claim", rule: rule("接入主线"), message: /^s03 README 接入主线: claims `"stop"` is new, but the API diff s02 → s03 does not add it$/ },
@@ -88,29 +78,29 @@ const CASES: { file: string; rule: string; message: RegExp }[] = [
   { file: "ghost", rule: rule("没有幽灵"), message: /^s03 README 问题: ghost noun `toProviderMessage` \(not in s03_fixture\/code\.ts\)$/ },
   { file: "ghost-label", rule: rule("没有幽灵"), message: /^s03 README 接入主线: `ToolCall` comes from s04: label it right after the name, `ToolCall`（s04 加）$/ },
   { file: "ghost-literal-label", rule: rule("没有幽灵"), message: /^s03 README 接入主线: `"toolUse"` is labelled \(s05 加\) but first appears in s04$/ },
-  // class 6: a code-looking word in plain prose is a name too
+  // 第 6 类：正文里像代码的词也是名字
   { file: "ghost-prose", rule: rule("没有幽灵"), message: /^s03 README 工作原理: ghost noun `ContextBlock` in prose \(not in s03_fixture\/code\.ts\)$/ },
-  // a JavaScript method hung on a course name is still a ghost: only a JavaScript root (`Promise.all`) makes a path JavaScript's
+  // 挂在课程名字上的 JavaScript 方法照样是幽灵：只有根是 JavaScript 的（`Promise.all`）整条路径才算 JavaScript 的
   { file: "ghost-builtin-member", rule: rule("没有幽灵"), message: /^s03 README 工作原理: ghost noun `collect\.flatMap` \(not in s03_fixture\/code\.ts\)$/ },
   { file: "vocabulary", rule: rule("词汇纪律"), message: /^s03 README 工作原理: `run` is introduced in s04; .*\(R-写⑤\)$/ },
   { file: "vocabulary-prose", rule: rule("词汇纪律"), message: /^s03 README 接下来: `ToolCall` \(in prose\) is introduced in s04; 接下来 may only use names this lesson has explained \(R-写⑤\)$/ },
-  // class 7: 试一下's prose (outside its code blocks) is under R-写⑤ too
+  // 第 7 类：试一下的正文（代码块以外）也归 R-写⑤ 管
   { file: "vocabulary-tryit", rule: rule("词汇纪律"), message: /^s03 README 试一下: `ToolCall` \(in prose\) is introduced in s04; 试一下 may only use names this lesson has explained \(R-写⑤\)$/ },
   { file: "pi-name", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: `EventStream\.pushAll` not found in Pi 1\.6\.0$/ },
   { file: "pi-path", rule: rule("Pi 源码溯源"), message: /^s03 README Pi 源码溯源: path `packages\/ai\/src\/type\.ts` not found in Pi 1\.6\.0$/ },
-  // class 8: both exist in Pi, but the name is not in the file the README points to
+  // 第 8 类：两样在 Pi 里都有，可名字不在 README 指的那个文件里
   { file: "pi-file", rule: rule("Pi 的名字"), message: /^s03 README Pi 源码溯源: `EventStream\.push` is not defined in `ai\/types\.ts` \(Pi 1\.6\.0 defines it in packages\/ai\/src\/utils\/event-stream\.ts\)$/ },
-  // the Pi 边界 line names its evidence, and the evidence exists (issue 30)
+  // Pi 边界一行写着依据，依据真的有（issue 30）
   { file: "boundary-no-evidence", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line names no evidence: end it with （依据：…）/ },
   { file: "boundary-unknown-name", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: `AssistantMessageEvents` not found in Pi 1\.6\.0$/ },
   { file: "boundary-unknown-scenario", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: `never-answer` is not a fidelity scenario \(fidelity\/scenarios\.ts, fidelity\/mechanisms\.ts\)$/ },
   { file: "boundary-later-scenario", rule: rule("Pi 边界"), message: /^s03 README 开头: line 4: the Pi 边界 line cites evidence that does not exist: fidelity scenario `one-tool` runs from s04 on, not on s03$/ },
   { file: "code-excerpt", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 is not in s03_fixture\/code\.ts \(first differing line: "  for await \(const event of events\) parts\.push\(event\.text\);"\)$/ },
-  // an excerpt that stops inside a function without saying so (issue 30)
+  // 片段停在函数中间、却没说省掉了（issue 30）
   { file: "code-excerpt-open", rule: rule("代码片段"), message: /^s03 README 工作原理: code excerpt at line 22 stops inside code\.ts's FunctionDeclaration of line 21, which ends at line 25: show it to its end, or end the excerpt with a `\/\/ …` line$/ },
   { file: "banned-phrase", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「接住一轮」 at line 3 \(R-写④\)$/ },
   { file: "banned-scope", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「本章不讲」 at line \d+ \(R-写⑤\)$/ },
-  // class 9: the bans are families, and the formula readers flagged is one of them
+  // 第 9 类：禁用的是词族，读者指出的那句套话也是其中一族
   { file: "banned-family", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节先不讲」 at line 56 \(R-写⑤\)$/ },
   { file: "banned-formula", rule: rule("没有禁用"), message: /^s03 README: banned phrase 「这一节真正交付的」 at line 28 \(R-写④\)$/ },
   { file: "narrative-code", rule: rule("叙事里不写"), message: /^s03 README 工作原理: line \d+ names R1; give the reason itself/ },
@@ -197,7 +187,7 @@ describe("规则细节", () => {
       "s03 README 接入主线: claims `main` is new, but the API diff s02 → s03 does not add it",
       "s03 README 接入主线: claims `Provider.complete` is new, but the API diff s02 → s03 does not add it",
     ]);
-    // s01 has no previous lesson: its foundation table is not a change table.
+    // s01 没有上一课：它的永驻基础表不是变更表。
     const first: DocsContext = { ...fixtureCtx, prevLesson: undefined, prevReport: undefined, upgrades: [] };
     expect(checkMainline("s01", table(["`Nope`"]), first).filter((m) => m.includes(" claims "))).toEqual([]);
   });
@@ -205,7 +195,7 @@ describe("规则细节", () => {
   it("正文的词汇纪律只管像代码的词（camelCase、PascalCase、snake_case、name()）", () => {
     const prose = (line: string): string[] => checkVocabulary("s03", `## 接下来\n\n${line}\n`, fixtureCtx);
     expect(prose("下一节要 run 工具，循环有上限，还会 pick 一个 model。")).toEqual([]);
-    expect(prose("`ToolCall`（s04 加）")).toHaveLength(1); // labels don't help in narrative sections (unchanged)
+    expect(prose("`ToolCall`（s04 加）")).toHaveLength(1); // 叙事的几节里带标签也不行（和以前一样）
     expect(prose("下一节：run()、tool\\_call、maxTurns 和 toolUse。")).toEqual(
       ["run()", "tool_call", "maxTurns", "toolUse"].map((n) => `s03 README 接下来: \`${n}\` (in prose) is introduced in s04; 接下来 may only use names this lesson has explained (R-写⑤)`),
     );
@@ -237,7 +227,7 @@ describe("规则细节", () => {
     ]);
     expect(checkGhostNouns("s03", "## 接入主线\n\n焊接点：下一节 ToolCall（s04 加）并进来。\n", fixtureCtx)).toEqual([]);
     expect(checkGhostNouns("s03", "## Pi 源码溯源\n\nPi 的 AgentSession 不归这条检查管。\n", fixtureCtx)).toEqual([]);
-    // Pi's own names, on a line that says Pi (or in a column headed Pi), point to Pi — if Pi 1.6.0 has them
+    // 写在说 Pi 的那一行（或表头是 Pi 的那一栏）里的 Pi 自己的名字指的是 Pi——只要 Pi 1.6.0 里有
     expect(ghosts("Pi 里这个函数叫 ExtensionFactory，事件从 agent_start 到 agent_end；文件是 APPEND_SYSTEM.md。")).toEqual([]);
     expect(ghosts("| 课程 | Pi 1.6.0 |\n|---|---|\n| `collect` | AgentSession、agent_end |")).toEqual([]);
     expect(ghosts("Pi 里这个函数叫 ExtensionFactories。")).toEqual(["s03 README 工作原理: ghost noun `ExtensionFactories` in prose (not in s03_fixture/code.ts)"]);
@@ -303,13 +293,13 @@ describe("规则细节", () => {
     ]);
     expect(evidence("事件流（依据：`runAgentLoop`）之后还有话。")).toEqual(["s03 README 开头: line 4: the Pi 边界 line must end with its evidence clause （依据：…）"]);
     expect(evidence("事件流（依据：见 Pi 的源码）。")).toHaveLength(1);
-    expect(checkPiBoundary("s03", "# s03: 流 — 拼\n\n> 格言。\n", fixtureCtx)).toEqual([]); // no line at all: the template check says so
-    // the clause may cite Pi's ToolCall (a later lesson's name in the course); the rest of the line may not
+    expect(checkPiBoundary("s03", "# s03: 流 — 拼\n\n> 格言。\n", fixtureCtx)).toEqual([]); // 整行都没有：这归模板检查说
+    // 依据子句可以引 Pi 的 ToolCall（在课程里是后面的课的名字），这一行的其余部分不行
     expect(checkVocabulary("s03", head("事件流（依据：`ToolCall`、`agent-loop.ts`）。"), fixtureCtx)).toEqual([]);
     expect(checkVocabulary("s03", head("每个 `ToolCall` 都是事件（依据：`agent-loop.ts`）。"), fixtureCtx)).toEqual([
       "s03 README 开头: `ToolCall` is introduced in s04; 开头 may only use names this lesson has explained (R-写⑤)",
     ]);
-    // the clause is only read on the Pi 边界 line
+    // 依据子句只在 Pi 边界那一行才读
     expect(checkVocabulary("s03", `${head("事件流（依据：`agent-loop.ts`）。")}\n## 问题\n\n看（依据：\`ToolCall\`）。\n`, fixtureCtx)).toHaveLength(1);
   });
 
@@ -320,159 +310,5 @@ describe("规则细节", () => {
       's03 README 工作原理: code excerpt at line 3 is not in s03_fixture/code.ts (first differing line: "const parts: string[] = [];")',
     ]);
     expect(checkCodeExcerpts("s03", "## Pi 源码溯源\n\n```ts\nanything Pi\n```\n", fixtureCtx)).toEqual([]);
-  });
-});
-
-describe("run 的报错一览：从 run 的语法树读出它会回的每句话", () => {
-  const registry = (body: string): string => `class ToolRegistry {\n  run(call: ToolCall): string {\n${body}\n  }\n}\n`;
-
-  it("模板里的 ${…} 是空位，挑字面量的条件表达式每一支各算一句；比较里的字面量不算；map 之后 join 的是分隔符，别的 join 在空位里", () => {
-    const code = registry(`
-    if (call.name === "x") return \`error: unknown tool "\${call.name}"\`;
-    const problems = call.issues.map((i) => \`argument "\${i.path.join(".")}" \${i.given ? "must be a string" : "is missing"}\`);
-    if (typeof call !== "object") return "error: not an object";
-    return \`error: bad: \${problems.join("; ")} / \${call.keys.map((k) => k).join(" | ")}\`;`);
-    expect(runWordings(code)).toEqual({
-      wordings: ['error: unknown tool "<…>"', 'argument "<…>" must be a string', 'argument "<…>" is missing', "error: not an object", "error: bad: <…> / <…>"],
-      separators: ["; ", " | "],
-    });
-    expect(runWordings("class Other { run() { return \"x\"; } }")).toBeUndefined();
-  });
-
-  it("run 交给本文件的顶层函数去做的那部分也读：传进去的文字填进参数的空位，try 里调用的函数抛出的话带上 catch 回的开头；空位里调的函数不读", () => {
-    const code = `${registry(`
-    try {
-      check(call);
-    } catch (error) {
-      return \`error: \${describeError(error)}\`;
-    }
-    return expectText(call.out, \`tool "\${call.name}"\`);`)}
-function check(call: ToolCall): void {
-  if (!call.ok) throw new Error(\`invalid arguments for tool "\${call.name}": \${call.problems.join("; ")}\`);
-}
-function expectText(value: unknown, who: string): string {
-  return typeof value === "string" ? value : \`error: \${who} returned \${String(value)}, expected a string\`;
-}
-function describeError(error: unknown): string {
-  return "unprintable";
-}`;
-    expect(runWordings(code)).toEqual({
-      wordings: ["error: <…>", 'error: invalid arguments for tool "<…>": <…>', 'error: tool "<…>" returned <…>, expected a string'],
-      separators: [],
-    });
-    // 改了函数里的一句话，run 会回的话就跟着变：表还写着旧的，检查就报
-    const drifted = code.replace("expected a string", "expected text");
-    expect(runWordings(drifted)?.wordings).toContain('error: tool "<…>" returned <…>, expected text');
-  });
-
-  it("代码里多了一句、表里多了一句、分隔符变了，都报出来；别的课（run 不是它引入的）不查", () => {
-    const ctx = (code: string, prev: boolean): DocsContext => ({
-      ...fixtureCtx,
-      code,
-      report: { "ToolRegistry#run": "(call: ToolCall) => string" },
-      prevReport: prev ? { "ToolRegistry#run": "(call: ToolCall) => string" } : {},
-    });
-    const code = registry(`
-    if (!call) return "error: gone";
-    return \`error: \${call.keys.map((k) => \`unexpected "\${k}"\`).join(", ")}\`;`);
-    const readme = (rows: string): string => `## 工作原理\n\n| 报错 | 什么时候 |\n|---|---|\n${rows}\n`;
-    const good = "| `error: gone` | 没了 |\n| `error: <说明>` | 出错 |\n| `unexpected \"<参数>\"` | 多了 |\n| `, ` | 隔开 |";
-    expect(checkErrorTable("s04", readme(good), ctx(code, false))).toEqual([]);
-    expect(checkErrorTable("s05", readme(""), ctx(code, true))).toEqual([]);
-    expect(checkErrorTable("s04", readme(good.replace("| `, ` | 隔开 |", "| `; ` | 隔开 |")), ctx(code, false))).toEqual([
-      's04 README 工作原理: ToolRegistry.run joins wordings with ", ", but the 报错 table has no row for that separator',
-      's04 README 工作原理: the 报错 table lists the separator "; ", but ToolRegistry.run joins with no such separator',
-    ]);
-    expect(checkErrorTable("s04", readme(`${good}\n| \`error: extra\` | 多写的 |`), ctx(code, false))).toEqual([
-      "s04 README 工作原理: the 报错 table lists `error: extra`, but ToolRegistry.run has no such wording",
-    ]);
-    expect(checkErrorTable("s04", "## 工作原理\n\n没有表。\n", ctx(code, false))).toEqual([
-      "s04 README 报错一览: no table whose first header cell says 「报错」 lists the wordings ToolRegistry.run can return",
-    ]);
-  });
-});
-
-describe("试一下的命令", () => {
-  it("读得懂 npm 脚本和 tsx 命令", () => {
-    const scripts = {
-      s03: "tsx s03_stream/code.ts",
-      s04: "node --import zod --import tsx s04_tool_loop/code.ts",
-      start: "node --import tsx s12_packages/code.ts",
-      plain: "node s04_tool_loop/code.ts",
-      other: "node --import zod s04_tool_loop/code.ts",
-      lint: "eslint .",
-    };
-    expect(resolveCommand("npm run s03", scripts)).toEqual({ file: "s03_stream/code.ts", args: [] });
-    expect(resolveCommand("npm run s04 -- --verbose", scripts)).toEqual({ file: "s04_tool_loop/code.ts", args: ["--verbose"] });
-    expect(resolveCommand("npm start", scripts)).toEqual({ file: "s12_packages/code.ts", args: [] });
-    expect(resolveCommand("npx tsx s04_tool_loop/code.ts", scripts)).toEqual({ file: "s04_tool_loop/code.ts", args: [] });
-    expect(resolveCommand("npm run s09", scripts)).toBe('npm script "s09" is not in package.json');
-    const notTsx = (name: string, script: string): string => `npm script "${name}" is \`${script}\`, not \`tsx <file>\` or \`node --import tsx <file>\``;
-    expect(resolveCommand("npm run lint", scripts)).toBe(notTsx("lint", "eslint ."));
-    // node 不带 tsx 跑不了 .ts 里的类型（Node 20）：不算课的命令
-    expect(resolveCommand("npm run plain", scripts)).toBe(notTsx("plain", "node s04_tool_loop/code.ts"));
-    expect(resolveCommand("npm run other", scripts)).toBe(notTsx("other", "node --import zod s04_tool_loop/code.ts"));
-  });
-
-  it("同一条命令只跑一次（npm run s01 和 npx tsx s01_one_turn/code.ts 是同一条），直接用演示已经跑出的结果", async () => {
-    const run = createCommandRunner(ROOT, HANG_GUARD_MS, await demoRuns());
-    const viaNpm = run("npm run s01");
-    expect(run("npx tsx s01_one_turn/code.ts")).toBe(viaNpm);
-    const result = await viaNpm;
-    expect(result.ok && result.stdout.split("\n")[0]).toBe("user: 你好");
-  });
-
-  it("真的从仓库根目录跑一个文件（样例假装的输出，就是样例真打印出来的）", async () => {
-    const result = await createCommandRunner(ROOT)("npx tsx tests/fixtures/docs/s03_fixture/code.ts");
-    expect(result).toEqual({ ok: true, stdout: FIXTURE_OUTPUT });
-  });
-});
-
-// ── README.en.md: the English front door keeps in step with README.md ───────────────────────────
-describe("README.en.md 和 README.md 对得上（命令、十二节课和每节的零件）", () => {
-  const read = (...path: string[]): string => readFileSync(join(ROOT, ...path), "utf8");
-  const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
-
-  it("仓库里的两份 README", () => {
-    expect(checkEnglishReadme({ zh: read("README.md"), en: read("README.en.md"), lessonDirs: LESSON_DIRS, scripts })).toEqual([]);
-  });
-
-  // 样例只有三节课（tests/fixtures/docs/english/），坏样例在 tests/fixtures/docs/bad/en-*.md
-  const zh = read("tests", "fixtures", "docs", "english", "README.md");
-  const en = read("tests", "fixtures", "docs", "english", "README.en.md");
-  const lessonDirs = ["s01_one_turn", "s02_tools", "s03_stream"];
-  const fixtureScripts = { s01: "", s02: "", s03: "", diff: "" };
-  const check = (english: string, chinese = zh): string[] => checkEnglishReadme({ zh: chinese, en: english, lessonDirs, scripts: fixtureScripts });
-
-  it("好的样例一条都不报", () => {
-    expect(check(en)).toEqual([]);
-  });
-
-  it("bad/en-missing-lesson.md：少了一节课的那一行", () => {
-    expect(check(read("tests", "fixtures", "docs", "bad", "en-missing-lesson.md"))).toEqual([
-      "README.en.md The lessons: README.en.md's lesson table has no row for s02_tools",
-    ]);
-  });
-
-  it("bad/en-command-drift.md：一条命令和 README.md 不一样了", () => {
-    expect(check(read("tests", "fixtures", "docs", "bad", "en-command-drift.md"))).toEqual([
-      "README.en.md Getting started: `npm run diff` in README.md 快速开始 but not here",
-      "README.en.md Getting started: `npm run changes` not in README.md 快速开始",
-      "README.en.md Getting started: `npm run changes` is not a script in package.json",
-    ]);
-  });
-
-  it("零件对不上、升级的标记丢了、README.md 开头没链过来，都报得出来", () => {
-    expect(check(en.replace("`ProviderEvent`", "`ProviderEvents`"))).toEqual([
-      "README.en.md The lessons line 19 (s03_stream): New parts lacks `ProviderEvent` (README.md names it in 本节新增的零件)",
-      "README.en.md The lessons line 19 (s03_stream): New parts names `ProviderEvents`, which README.md's row does not",
-    ]);
-    expect(check(en.replace("**upgrade**", "upgrade"))).toEqual(["README.en.md The lessons line 19 (s03_stream): the upgrade mark (bold) is in README.md's row only"]);
-    // 英文的普通词不算名字，只有行内代码里的才算
-    expect(check(en.replace("three message types", "three `Message` types"))).toEqual([
-      "README.en.md The lessons line 17 (s01_one_turn): New parts names `Message`, which README.md's row does not",
-    ]);
-    expect(check(en, zh.replace("[English](README.en.md) | 中文\n\n", ""))).toEqual(["README.en.md: README.md must link it in its first paragraph"]);
-    expect(check(en.replace("## The lessons", "## Lessons"))).toEqual(["README.en.md: no ## The lessons (README.md has ## 课程目录)"]);
   });
 });

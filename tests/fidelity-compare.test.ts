@@ -1,5 +1,5 @@
 // 保真对照（npm run fidelity）的比较逻辑本身：用手写的轨迹和观察证明它真的会报错。
-// 这里不装、不跑 Pi——fidelity/compare.ts、differences.ts、scenarios.ts、mechanisms.ts、observe.ts、doc.ts 都不引用 Pi。
+// 这里不装、不跑 Pi——fidelity/compare.ts、listed-differences/、scenarios.ts、mechanisms.ts、observe.ts 都不引用 Pi。
 // 这里是循环剧本和差异表；机制剧本的比较在 tests/fidelity-mechanisms.test.ts。
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -17,10 +17,11 @@ import {
   staleRows,
   type FidelityTrace,
 } from "../fidelity/compare.ts";
-import { DIFFERENCES, FACT_DIFFERENCES } from "../fidelity/differences.ts";
-import { DOC_PATH, renderDoc } from "../fidelity/doc.ts";
+import { PI_FACT_DIFFERENCES } from "../fidelity/listed-differences/fact-rows.ts";
+import { DOC_PATH, renderDoc } from "../fidelity/listed-differences/render-doc.ts";
+import { PI_TRACE_DIFFERENCES } from "../fidelity/listed-differences/trace-rows.ts";
 import { MECHANISM_SCENARIOS } from "../fidelity/mechanisms.ts";
-import { ASYNC_BLOCK_REASON, CALLER, callerLine, SCENARIOS, settlesWithin } from "../fidelity/scenarios.ts";
+import { ASYNC_BLOCK_REASON, CALLER, callerLine, LOOP_SCENARIOS, settlesWithin } from "../fidelity/scenarios.ts";
 
 const text = (t: string): { type: string; text: string }[] => [{ type: "text", text: t }];
 const toolCall = (id: string): { type: string; id: string } => ({ type: "toolCall", id });
@@ -41,7 +42,7 @@ const MINI_ONE_TOOL: MiniMessageLike[] = [
 ];
 const CALLS_ONE_TOOL = [["call_1"], []];
 
-const compareOneTool = (mini: MiniMessageLike[], calls: string[][] = CALLS_ONE_TOOL, differences = DIFFERENCES) =>
+const compareOneTool = (mini: MiniMessageLike[], calls: string[][] = CALLS_ONE_TOOL, differences = PI_TRACE_DIFFERENCES) =>
   compareTraces("one-tool", normalisePi(PI_ONE_TOOL), normaliseMini(mini, calls), differences);
 
 describe("保真对照：对的 mini 轨迹过得了", () => {
@@ -98,7 +99,7 @@ describe("保真对照：错的 mini 轨迹被报出来", () => {
     const { problems } = compareOneTool(
       MINI_ONE_TOOL,
       CALLS_ONE_TOOL,
-      DIFFERENCES.filter((d) => d.id !== "F1"),
+      PI_TRACE_DIFFERENCES.filter((d) => d.id !== "F1"),
     );
     expect(problems).toEqual(["pi #0 system 在 mini 里没有"]);
   });
@@ -121,7 +122,7 @@ describe("保真对照：列出的差异只消掉它自己描述的那种样子"
         ],
         [["call_1"]],
       ),
-      DIFFERENCES,
+      PI_TRACE_DIFFERENCES,
     );
 
   it("F3 认同一个工具改了名字的文字", () => {
@@ -150,7 +151,7 @@ describe("保真对照：列出的差异只消掉它自己描述的那种样子"
           },
         ]),
         normaliseMini([{ role: "assistant", content: "", stopReason: "toolUse" }, { role: "toolResult", toolCallId: "call_1", content: miniText }], [["call_1"]]),
-        DIFFERENCES,
+        PI_TRACE_DIFFERENCES,
       );
     expect(run('error: invalid arguments for tool "echo": argument "text" is missing; unexpected argument "file"').problems).toEqual([]);
     expect(run('error: invalid arguments for tool "echo": argument "text" is missing').problems).toHaveLength(1);
@@ -172,8 +173,8 @@ describe("保真对照：列出的差异只消掉它自己描述的那种样子"
       messages.push({ role: "assistant", content: "max turns reached", stopReason: "stop" });
       return normaliseMini(messages, Array.from({ length: turns }, (_, i) => [`c${i + 1}`]));
     };
-    expect(compareTraces("never-stops", normalisePi(piMessages), mini(8), DIFFERENCES)).toEqual({ used: ["F12"], problems: [] });
-    expect(compareTraces("never-stops", normalisePi(piMessages), mini(7), DIFFERENCES).problems.length).toBeGreaterThan(0);
+    expect(compareTraces("never-stops", normalisePi(piMessages), mini(8), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F12"], problems: [] });
+    expect(compareTraces("never-stops", normalisePi(piMessages), mini(7), PI_TRACE_DIFFERENCES).problems.length).toBeGreaterThan(0);
   });
 });
 
@@ -183,12 +184,12 @@ describe("保真对照：模型每次请求看到的东西", () => {
   const miniInputs = [MINI_ONE_TOOL.slice(0, 1), MINI_ONE_TOOL.slice(0, 3)].map((m) => m.map(({ role, content, toolCallId }) => ({ role, content, toolCallId })));
 
   it("只有列出的差异：系统消息（F1）和模型看不到的调用（F13）", () => {
-    expect(compareRequests("one-tool", piRequests, miniInputs.map(normaliseMiniRequest), DIFFERENCES)).toEqual({ used: ["F1", "F13"], problems: [] });
+    expect(compareRequests("one-tool", piRequests, miniInputs.map(normaliseMiniRequest), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F1", "F13"], problems: [] });
   });
 
   it("第二次请求里少了一个结果，报出来，带着请求的序号", () => {
     const wrong = [miniInputs[0], miniInputs[1].slice(0, 2)].map(normaliseMiniRequest);
-    expect(compareRequests("one-tool", piRequests, wrong, DIFFERENCES).problems).toEqual([
+    expect(compareRequests("one-tool", piRequests, wrong, PI_TRACE_DIFFERENCES).problems).toEqual([
       '第 2 次请求：pi #3 toolResult call_1 ok "echo:hi" 在 mini 里没有',
     ]);
   });
@@ -225,36 +226,36 @@ describe("保真对照：加固过的边界（F37–F43）只消掉它们描述�
 
   it("F37：忘了 return，Pi 放行、课程拒绝；别的失败不算，执行了的调用也不算", () => {
     const pi = piRun(["call_1"], [["echo:a", false]]);
-    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), DIFFERENCES)).toEqual({ used: ["F37"], problems: [] });
-    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["error: blocked: undefined"]), DIFFERENCES).problems).toEqual([
+    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F37"], problems: [] });
+    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["error: blocked: undefined"]), PI_TRACE_DIFFERENCES).problems).toEqual([
       'pi #2 toolResult call_1 ok "echo:a" ≠ mini #2 toolResult call_1 error "blocked: undefined"',
     ]);
-    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["echo:b"]), DIFFERENCES).problems).toHaveLength(1);
-    expect(compareTraces("one-tool", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), DIFFERENCES).problems).toHaveLength(1);
+    expect(compareTraces("before-undefined", pi, miniRun(["call_1"], ["echo:b"]), PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
+    expect(compareTraces("one-tool", pi, miniRun(["call_1"], [BEFORE_UNDEFINED]), PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
   });
 
   it("F38：Pi 会等 async 的钩子；课程让被拦的调用跑了，报出来", () => {
     const pi = piRun(["call_1", "call_2"], [["echo:a", false], [ASYNC_BLOCK_REASON, true]]);
-    expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), DIFFERENCES)).toEqual({ used: ["F38"], problems: [] });
+    expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F38"], problems: [] });
     // 以前的缺陷：resolve 成拦下的 async 钩子被当成放行，rm 真的跑了
-    expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, "rm:a.txt"]), DIFFERENCES).problems).toEqual([
+    expect(compareTraces("before-async", pi, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, "rm:a.txt"]), PI_TRACE_DIFFERENCES).problems).toEqual([
       `pi #3 toolResult call_2 error ${JSON.stringify(ASYNC_BLOCK_REASON)} ≠ mini #3 toolResult call_2 ok "rm:a.txt"`,
     ]);
     // Pi 拦下的理由不是剧本写的那个：F38 不认
     const other = piRun(["call_1", "call_2"], [["echo:a", false], ["policy says no", true]]);
-    expect(compareTraces("before-async", other, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), DIFFERENCES).problems).toHaveLength(1);
+    expect(compareTraces("before-async", other, miniRun(["call_1", "call_2"], [BEFORE_PROMISE, BEFORE_PROMISE]), PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
   });
 
   it("F39、F40：Pi 留着的结果，课程变成一条错误；把 Promise 存成结果的，报出来", () => {
     const pi = piRun(["call_1"], [["echo:a", false]]);
-    expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned undefined, expected a string"]), DIFFERENCES)).toEqual({
+    expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned undefined, expected a string"]), PI_TRACE_DIFFERENCES)).toEqual({
       used: ["F39"],
       problems: [],
     });
-    expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned null, expected a string"]), DIFFERENCES).problems).toHaveLength(1);
+    expect(compareTraces("after-undefined", pi, miniRun(["call_1"], ["error: hook failed: afterToolCall returned null, expected a string"]), PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
     const weather = piRun(["call_1"], [["晴，25 度", false]]);
-    expect(compareTraces("async-tool", weather, miniRun(["call_1"], ['error: tool "weather" returned a Promise, expected a string']), DIFFERENCES)).toEqual({ used: ["F40"], problems: [] });
-    expect(compareTraces("async-tool", weather, miniRun(["call_1"], ["[object Promise]"]), DIFFERENCES).problems).toEqual([
+    expect(compareTraces("async-tool", weather, miniRun(["call_1"], ['error: tool "weather" returned a Promise, expected a string']), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F40"], problems: [] });
+    expect(compareTraces("async-tool", weather, miniRun(["call_1"], ["[object Promise]"]), PI_TRACE_DIFFERENCES).problems).toEqual([
       'pi #2 toolResult call_1 ok "晴，25 度" ≠ mini #2 toolResult call_1 ok "[object Promise]"',
     ]);
   });
@@ -265,36 +266,36 @@ describe("保真对照：加固过的边界（F37–F43）只消掉它们描述�
   const refused = CALLER.returned('assistant[error] "" error="agent is already processing a prompt"');
 
   it("F41：Pi 的第二次 prompt 抛错，课程的回一句拒绝；第二轮真跑了、或者调用方少了一行，报出来", () => {
-    expect(compareCaller("second-prompt", PI_SECOND, saw([CALLER.secondPrompt, refused]), DIFFERENCES)).toEqual({ used: ["F41"], problems: [] });
+    expect(compareCaller("second-prompt", PI_SECOND, saw([CALLER.secondPrompt, refused]), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F41"], problems: [] });
     const ran = saw([CALLER.secondPrompt, CALLER.returned('assistant[stop] "又一个笑话"')]);
-    expect(compareCaller("second-prompt", PI_SECOND, ran, DIFFERENCES).problems).toEqual([
+    expect(compareCaller("second-prompt", PI_SECOND, ran, PI_TRACE_DIFFERENCES).problems).toEqual([
       `调用方：pi #0 caller ${PI_SECOND[0].role === "caller" ? PI_SECOND[0].text : ""} ≠ mini #0 caller ${callerLine(CALLER.secondPrompt, CALLER.returned('assistant[stop] "又一个笑话"'))}`,
     ]);
-    expect(compareCaller("second-prompt", PI_SECOND, undefined, DIFFERENCES).problems).toHaveLength(1);
-    expect(compareCaller("second-prompt", undefined, undefined, DIFFERENCES)).toEqual({ used: [], problems: [] });
+    expect(compareCaller("second-prompt", PI_SECOND, undefined, PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
+    expect(compareCaller("second-prompt", undefined, undefined, PI_TRACE_DIFFERENCES)).toEqual({ used: [], problems: [] });
     // F41 只比调用方：历史里多存了第二句，照样报出来
     const history = (extra: MiniMessageLike[]) => normaliseMini([{ role: "user", content: "讲个笑话" }, ...extra, { role: "assistant", content: "从前……", stopReason: "stop" }], [[]]);
     const piHistory = normalisePi([u("讲个笑话"), { role: "assistant", content: text("从前……"), stopReason: "stop" }]);
-    expect(compareTraces("second-prompt", piHistory, history([]), DIFFERENCES)).toEqual({ used: [], problems: [] });
-    expect(compareTraces("second-prompt", piHistory, history([{ role: "user", content: "再讲一个" }]), DIFFERENCES).problems).toEqual(['mini #1 user "再讲一个" 在 pi 里没有']);
+    expect(compareTraces("second-prompt", piHistory, history([]), PI_TRACE_DIFFERENCES)).toEqual({ used: [], problems: [] });
+    expect(compareTraces("second-prompt", piHistory, history([{ role: "user", content: "再讲一个" }]), PI_TRACE_DIFFERENCES).problems).toEqual(['mini #1 user "再讲一个" 在 pi 里没有']);
   });
 
   it("F42、F43：Pi 的 abort 结束这一轮，课程等着 provider；一直不结束或结束得太早的一轮，报出来", () => {
     const wait = CALLER.waited(20);
     const piSaw = saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.settled], [CALLER.released, CALLER.settled]);
     const miniSaw = saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.settled]);
-    expect(compareCaller("never-answers", piSaw, miniSaw, DIFFERENCES)).toEqual({ used: ["F42"], problems: [] });
-    expect(compareCaller("never-answers", piSaw, saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.running]), DIFFERENCES).problems).toEqual([
+    expect(compareCaller("never-answers", piSaw, miniSaw, PI_TRACE_DIFFERENCES)).toEqual({ used: ["F42"], problems: [] });
+    expect(compareCaller("never-answers", piSaw, saw([wait, CALLER.running], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.running]), PI_TRACE_DIFFERENCES).problems).toEqual([
       `调用方：pi #2 caller ${callerLine(CALLER.released, CALLER.settled)} ≠ mini #2 caller ${callerLine(CALLER.released, CALLER.running)}`,
     ]);
-    expect(compareCaller("never-answers", piSaw, saw([wait, CALLER.settled], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.settled]), DIFFERENCES).problems).toHaveLength(1);
+    expect(compareCaller("never-answers", piSaw, saw([wait, CALLER.settled], [CALLER.gaveUp, CALLER.running], [CALLER.released, CALLER.settled]), PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
     // 没有 F42 的剧本（provider 不听 AbortSignal 的那个）：放弃之后两边都得还在跑
-    expect(compareCaller("never-answers-deaf", piSaw, miniSaw, DIFFERENCES).problems).toHaveLength(1);
+    expect(compareCaller("never-answers-deaf", piSaw, miniSaw, PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
 
     const piHistory = normalisePi([u("在吗"), { role: "assistant", content: [], stopReason: "aborted", errorMessage: "Request was aborted" }]);
     const miniHistory = (last: MiniMessageLike) => normaliseMini([{ role: "user", content: "在吗" }, last], [[]]);
-    expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "（迟到的回答）", stopReason: "stop" }), DIFFERENCES)).toEqual({ used: ["F43"], problems: [] });
-    expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "error: timeout", stopReason: "error" }), DIFFERENCES).problems).toHaveLength(1);
+    expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "（迟到的回答）", stopReason: "stop" }), PI_TRACE_DIFFERENCES)).toEqual({ used: ["F43"], problems: [] });
+    expect(compareTraces("never-answers", piHistory, miniHistory({ role: "assistant", content: "error: timeout", stopReason: "error" }), PI_TRACE_DIFFERENCES).problems).toHaveLength(1);
   });
 
   it("settlesWithin 给每次等待设上限：永远不落定的 Promise 报成还在跑，reject 也算落定", async () => {
@@ -314,8 +315,8 @@ describe("保真对照的归一", () => {
 });
 
 describe("保真对照的差异表", () => {
-  const ALL_ROWS = [...DIFFERENCES, ...FACT_DIFFERENCES];
-  const ALL_IDS = [...SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id);
+  const ALL_ROWS = [...PI_TRACE_DIFFERENCES, ...PI_FACT_DIFFERENCES];
+  const ALL_IDS = [...LOOP_SCENARIOS, ...MECHANISM_SCENARIOS].map((s) => s.id);
 
   it("每一行列的剧本都存在，行号不重复，剧本 id 不重复，编号 F1、F2……连着不跳", () => {
     expect(new Set(ALL_IDS).size).toBe(ALL_IDS.length);
@@ -323,7 +324,7 @@ describe("保真对照的差异表", () => {
     expect(staleRows(ALL_ROWS, everyUse, ALL_IDS)).toEqual([]);
     // 编号一经发出就不改（课文和术语表引用它们）：后来补的循环行（F37 起）排在循环表的末尾，所以两张表各自递增，合起来不缺号、不重号
     const number = (id: string): number => Number(id.slice(1));
-    for (const table of [DIFFERENCES, FACT_DIFFERENCES]) {
+    for (const table of [PI_TRACE_DIFFERENCES, PI_FACT_DIFFERENCES]) {
       const numbers = table.map((d) => number(d.id));
       expect(numbers, "each table lists its rows in ascending order").toEqual([...numbers].sort((a, b) => a - b));
     }
@@ -332,12 +333,12 @@ describe("保真对照的差异表", () => {
 
   it("没有待定的行：每处差异要么在课里修掉，要么写成故意的并写明理由", () => {
     const pending = ALL_ROWS.filter((d) => d.status === "pending").map((d) => d.id);
-    expect(pending, `pending rows in fidelity/differences.ts (fix the lessons or mark them deliberate with a reason): ${pending.join(", ")}`).toEqual([]);
+    expect(pending, `pending rows in fidelity/listed-differences/ (fix the lessons or mark them deliberate with a reason): ${pending.join(", ")}`).toEqual([]);
     for (const d of ALL_ROWS) expect(d.reason.trim(), `${d.id} has no reason`).not.toBe("");
   });
 
   it("每条机制行都属于它列出的每个剧本的那个机制", () => {
-    for (const d of FACT_DIFFERENCES) {
+    for (const d of PI_FACT_DIFFERENCES) {
       for (const id of d.scenarios) expect(MECHANISM_SCENARIOS.find((s) => s.id === id)?.mechanism, `${d.id} lists ${id}`).toBe(d.mechanism);
     }
   });
@@ -345,12 +346,12 @@ describe("保真对照的差异表", () => {
   it("没有剧本用到的行报成过时", () => {
     const usage = new Map(ALL_ROWS.map((d) => [d.id, new Set(d.scenarios.filter((s) => (d.id !== "F3" || s !== "unknown-tool") && (d.id !== "F21" || s !== "prompt-nothing")))]));
     expect(staleRows(ALL_ROWS, usage, ALL_IDS)).toEqual(["F3 过期：剧本「unknown-tool」用不到它", "F21 过期：剧本「prompt-nothing」用不到它"]);
-    expect(staleRows([{ ...DIFFERENCES[0], id: "F0", scenarios: [] }], usage, ALL_IDS)).toEqual(["F0 过期：没写任何剧本"]);
-    expect(staleRows([{ ...DIFFERENCES[0], id: "F0", scenarios: ["no-such-scenario"] }], usage, ALL_IDS)).toEqual(["F0 写了剧本「no-such-scenario」，可没有这个剧本"]);
+    expect(staleRows([{ ...PI_TRACE_DIFFERENCES[0], id: "F0", scenarios: [] }], usage, ALL_IDS)).toEqual(["F0 过期：没写任何剧本"]);
+    expect(staleRows([{ ...PI_TRACE_DIFFERENCES[0], id: "F0", scenarios: ["no-such-scenario"] }], usage, ALL_IDS)).toEqual(["F0 写了剧本「no-such-scenario」，可没有这个剧本"]);
   });
 
   it("fidelity/DIFFERENCES.md 由数据生成（npm run gen:differences）", () => {
-    expect(existsSync(DOC_PATH) ? readFileSync(DOC_PATH, "utf8") : null, "run `npx tsx fidelity/doc.ts`").toBe(renderDoc());
+    expect(existsSync(DOC_PATH) ? readFileSync(DOC_PATH, "utf8") : null, "run `npm run gen:differences`").toBe(renderDoc());
   });
 });
 

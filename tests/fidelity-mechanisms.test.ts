@@ -3,14 +3,15 @@
 // 循环剧本的比较在 tests/fidelity-compare.test.ts。
 import { describe, expect, it } from "vitest";
 import { asRequest, compareObservations, type Entry, type FidelityTrace, normalisePi, type Observation } from "../fidelity/compare.ts";
-import { DIFFERENCES, FACT_DIFFERENCES } from "../fidelity/differences.ts";
+import { PI_FACT_DIFFERENCES } from "../fidelity/listed-differences/fact-rows.ts";
+import { PI_TRACE_DIFFERENCES } from "../fidelity/listed-differences/trace-rows.ts";
 import { ABSENT, treeObservation } from "../fidelity/observe.ts";
 
 const text = (t: string): { type: string; text: string }[] => [{ type: "text", text: t }];
 const toolCall = (id: string): { type: string; id: string } => ({ type: "toolCall", id });
 
 describe("保真对照的机制剧本：对的 mini 观察只带着列出的行过得了，错的报出来", () => {
-  const compare = (scenario: string, pi: Observation, mini: Observation) => compareObservations(scenario, pi, mini, DIFFERENCES, FACT_DIFFERENCES);
+  const compare = (scenario: string, pi: Observation, mini: Observation) => compareObservations(scenario, pi, mini, PI_TRACE_DIFFERENCES, PI_FACT_DIFFERENCES);
   /** 观察里的一条事实换掉（改错用）。 */
   const withFact = (o: Observation, name: string, lines: string[]): Observation => ({ ...o, facts: { ...o.facts, [name]: lines } });
   const withTrace = (o: Observation, name: string, f: (t: FidelityTrace) => FidelityTrace): Observation => ({ ...o, traces: { ...o.traces, [name]: { ...o.traces[name], trace: f(o.traces[name].trace) } } });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { LESSONS, lessonNumber } from "../tooling/course.ts";
 import { importLesson } from "../tooling/lesson.ts";
 import { SCENARIOS } from "../tooling/scenarios/data.ts";
-import { DIFFERENCES, differenceApplies } from "../tooling/scenarios/differences.ts";
+import { GOLDEN_DIFFERENCES, goldenDifferenceApplies } from "../tooling/scenarios/differences.ts";
 import { GOLDEN_DIR, readGolden } from "../tooling/scenarios/golden.ts";
 import { runScenario } from "../tooling/scenarios/run.ts";
 import { type Trace, projectTrace, scenarioNeeds } from "../tooling/scenarios/shape.ts";
@@ -29,7 +29,7 @@ function compare(scenario: (typeof SCENARIOS)[number], lesson: (typeof LESSONS)[
       const out: Comparison = { problems: [], used: [] };
       for (const field of fields) {
         if (JSON.stringify(actual[field]) === JSON.stringify(golden[field])) continue;
-        const listed = DIFFERENCES.filter((d) => d.fields.includes(field) && differenceApplies(d, scenario, lesson));
+        const listed = GOLDEN_DIFFERENCES.filter((d) => d.fields.includes(field) && goldenDifferenceApplies(d, scenario, lesson));
         const verdicts = listed.map((d) => ({ d, problem: d.check(field, golden, actual, full) }));
         const explained = verdicts.find((v) => v.problem === undefined);
         if (explained !== undefined) {
@@ -65,7 +65,7 @@ describe("场景数据", () => {
 
   it("差异表引用的场景都存在", () => {
     const ids = new Set(SCENARIOS.map((s) => s.id));
-    for (const d of DIFFERENCES) if (Array.isArray(d.scenarios)) for (const id of d.scenarios) expect(ids.has(id), `${d.id} → ${id}`).toBe(true);
+    for (const d of GOLDEN_DIFFERENCES) if (Array.isArray(d.scenarios)) for (const id of d.scenarios) expect(ids.has(id), `${d.id} → ${id}`).toBe(true);
   });
 });
 
@@ -84,7 +84,7 @@ for (const scenario of SCENARIOS) {
 describe("差异表", () => {
   it("每条差异都真的用上了（没有过时的条目）", async () => {
     const used = new Set((await Promise.all(pairs.map((p) => compare(p.scenario, p.lesson)))).flatMap((c) => c.used));
-    const stale = DIFFERENCES.map((d) => d.id).filter((id) => !used.has(id));
+    const stale = GOLDEN_DIFFERENCES.map((d) => d.id).filter((id) => !used.has(id));
     expect(stale, "stale entries in tooling/scenarios/differences.ts").toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { recordReplay, replayLessons } from "../site/lib/record.ts";
+import { recordReplay, replayLessons } from "../site/lib/record/replay.ts";
 import type { Replay } from "../site/lib/replay-types.ts";
 import { LESSONS, ROOT, lessonDir } from "../tooling/course.ts";
 

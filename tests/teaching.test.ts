@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LESSONS, ROOT, lessonDir } from "../tooling/course.ts";
 import { courseVocabulary } from "../tooling/names.ts";
-import { checkRootChain } from "../tooling/teaching/chain.ts";
+import { checkRootChain } from "../tooling/teaching/chain-names.ts";
 import { observeChain } from "../tooling/teaching/chain-run.ts";
 import { checkChainSteps } from "../tooling/teaching/chain-steps.ts";
 import { checkDiagram } from "../tooling/teaching/diagram.ts";
@@ -17,7 +17,7 @@ const vocab = courseVocabulary();
 const finalCode = readText(`${lessonDir(LESSONS.at(-1) ?? "s12")}/code.ts`);
 // s12 run once, watched from inside (tooling/teaching/chain-run.ts): the chain's steps are checked against it
 const run = await observeChain(finalCode);
-/** Both chain checks: the names and tags (chain.ts), the steps against the run (chain-steps.ts). */
+/** Both chain checks: the names and tags (chain-names.ts), the steps against the run (chain-steps.ts). */
 const chainProblems = (readme: string, code = finalCode, observed = run): string[] => [
   ...checkRootChain(readme, code, anchors, LESSONS),
   ...checkChainSteps(readme, code, observed),

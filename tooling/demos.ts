@@ -16,7 +16,7 @@ export type RunResult = { ok: true; stdout: string } | { ok: false; error: strin
 /** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
 export type CommandRunner = (command: string) => Promise<RunResult>;
 
-/** A limiter: at most `limit` jobs at a time (default: one per CPU, at least two). */
+/** 限流：同时最多跑 `limit` 个（默认每个 CPU 一个，至少两个）。 */
 export function limitConcurrency(limit = Math.max(2, availableParallelism())): <T>(job: () => Promise<T>) => Promise<T> {
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -34,9 +34,8 @@ export function limitConcurrency(limit = Math.max(2, availableParallelism())): <
 }
 
 /**
- * Runs `file` (relative to root) under tsx (zod preloaded) from `root`, offline, without colours; stdout on exit 0.
- * `timeoutMs` only guards against a hang (tooling/hang-guard.ts): a demo ends in about a second, so a child still running
- * then is stuck; it is killed and the error says so.
+ * 在 `root` 下用 tsx（先载入 zod）跑 `file`（相对 root 的路径），离线、不带颜色；退出码 0 时交回 stdout。
+ * `timeoutMs` 只防卡死（tooling/hang-guard.ts）：一次演示一秒上下就跑完，到那时还在跑的子进程就是卡住了，杀掉它并在错误里说清。
  */
 export function runTsx(root: string, file: string, args: readonly string[] = [], timeoutMs = HANG_GUARD_MS): Promise<RunResult> {
   return new Promise<RunResult>((res) => {
@@ -67,7 +66,7 @@ export function runTsx(root: string, file: string, args: readonly string[] = [],
   });
 }
 
-/** Every lesson's demo, run once, in parallel (one per CPU): `s03_stream/code.ts` → its result. */
+/** 每课的演示各跑一遍，并行（每个 CPU 一个）：`s03_stream/code.ts` → 它的结果。 */
 export async function runAllDemos(root: string): Promise<Record<string, RunResult>> {
   const limit = limitConcurrency();
   const files = findLessons(root).map((l) => `${l.dir}/code.ts`);
@@ -77,8 +76,8 @@ export async function runAllDemos(root: string): Promise<Record<string, RunResul
 
 // ── 试一下的命令：npm run s03 / npm start / npx tsx … 解析成 tsx 要跑的文件 ───────────────────────
 /**
- * A script that runs a lesson file under tsx: `tsx <file> …`, or `node --import … <file> …` with tsx among the
- * preloads (`node --import zod --import tsx`: zod loads before tsx's hooks, see the README's 性能 section). → file and args.
+ * 用 tsx 跑一课文件的脚本：`tsx <file> …`，或者预先载入里有 tsx 的 `node --import … <file> …`（`node --import zod --import tsx`：
+ * zod 在 tsx 的钩子之前载入，见根 README 的「性能」一节）。→ 文件和参数。
  */
 function launchedFile(words: string[]): string[] | undefined {
   if (words[0] === "tsx") return words.slice(1);
@@ -89,7 +88,7 @@ function launchedFile(words: string[]): string[] | undefined {
   return imports.includes("tsx") ? words.slice(i) : undefined;
 }
 
-/** `npm run s03` / `npm start` / `npx tsx s03_stream/code.ts` → the file and args tsx runs, or an error. */
+/** `npm run s03` / `npm start` / `npx tsx s03_stream/code.ts` → tsx 要跑的文件和参数，或者一句错误。 */
 export function resolveCommand(command: string, scripts: Readonly<Record<string, string>>): { file: string; args: string[] } | string {
   const words = command.trim().split(/\s+/);
   let tsxArgs: string[];
@@ -113,9 +112,9 @@ export function resolveCommand(command: string, scripts: Readonly<Record<string,
 }
 
 /**
- * The real runner: resolves npm scripts through package.json and runs the lesson file under tsx from `root` (no npm
- * banner). Each distinct command runs once per process (cached promise); at most one run per CPU at a time.
- * `done` holds runs already made (vitest's globalSetup runs every demo once: `s03_stream/code.ts` → result).
+ * 真跑的 runner：npm 脚本照 package.json 解析，在 `root` 下用 tsx 跑那一课的文件（没有 npm 的开场白）。同一条命令一个进程里
+ * 只跑一次（缓存 Promise），同时最多每个 CPU 跑一个。`done` 是已经跑过的（vitest 的 globalSetup 把每课的演示都跑过一遍：
+ * `s03_stream/code.ts` → 结果）。
  */
 export function createCommandRunner(root: string, timeoutMs = HANG_GUARD_MS, done: Readonly<Record<string, RunResult>> = {}): CommandRunner {
   const pkg = z.object({ scripts: z.record(z.string(), z.string()).default({}) }).parse(JSON.parse(readFileSync(join(root, "package.json"), "utf8")));

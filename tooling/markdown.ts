@@ -1,19 +1,18 @@
-// The Markdown syntax tree every README check reads (mdast-util-from-markdown with GFM, the Markdown GitHub renders):
-// headings, tables and their cells, inline code, links, fenced blocks and plain prose are distinct nodes, so no check
-// scans Markdown by hand. "Prose" = the text of paragraphs, headings and table cells outside inline code (markup dropped,
-// backslash escapes undone); a "line" is a source line of such a paragraph, heading or cell.
+// 每条 README 检查读的 Markdown 语法树（mdast-util-from-markdown 加 GFM，也就是 GitHub 渲染的那种 Markdown）：标题、表格和
+// 单元格、行内代码、链接、代码块和普通正文各是各的节点，没有哪条检查自己去扫 Markdown。「正文」是段落、标题和单元格里
+// 行内代码以外的文字（去掉标记、还原反斜杠转义）；「一行」是这样一段、一个标题或一格在源文件里的一行。
 import type { Heading, Nodes, Paragraph, PhrasingContent, Root, RootContent, TableCell, TableRow } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { toString } from "mdast-util-to-string";
 import { gfm } from "micromark-extension-gfm";
 
-/** A Markdown text as GFM syntax tree. */
+/** 一段 Markdown 文字的 GFM 语法树。 */
 export function parseMarkdown(text: string): Root {
   return fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
 }
 
-/** What the title block (everything before the first H2: H1, motto, Pi 边界) is called in messages. */
+/** 报错里怎么称呼开头那一块（第一个二级标题之前的一切：一级标题、格言、Pi 边界）。 */
 export const HEAD = "开头";
 
 export interface Section {
@@ -24,7 +23,7 @@ export interface Section {
 
 export interface ParsedReadme {
   lines: string[];
-  /** Nodes before the first H2 (the title block). */
+  /** 第一个二级标题之前的节点（开头那一块）。 */
   head: RootContent[];
   sections: Section[];
 }
@@ -32,7 +31,7 @@ export interface ParsedReadme {
 export const lineOf = (node: Nodes): number => node.position?.start.line ?? 0;
 const parsed = new Map<string, ParsedReadme>();
 
-/** The README as GFM syntax tree, grouped by H2 sections (cached: every check reads the same text). */
+/** README 的 GFM 语法树，按二级标题分节（有缓存：每条检查读的是同一段文字）。 */
 export function parseReadme(text: string): ParsedReadme {
   const hit = parsed.get(text);
   if (hit) return hit;
@@ -46,12 +45,12 @@ export function parseReadme(text: string): ParsedReadme {
   return doc;
 }
 
-/** The H2 section called `name`, if the README has one. */
+/** 叫 `name` 的那个二级标题小节，README 里有的话。 */
 export function findSection(readme: string, name: string): Section | undefined {
   return parseReadme(readme).sections.find((s) => s.name === name);
 }
 
-/** Calls `fn` on `nodes` and every node below them, in document order. */
+/** 按文档里的先后，对 `nodes` 和它们下面的每个节点调 `fn`。 */
 export function walk(nodes: readonly Nodes[], fn: (node: Nodes) => void): void {
   for (const n of nodes) {
     fn(n);
@@ -61,7 +60,7 @@ export function walk(nodes: readonly Nodes[], fn: (node: Nodes) => void): void {
 
 export type Container = Paragraph | Heading | TableCell;
 
-/** Paragraphs, headings and table cells under `nodes` (inside lists, quotes and tables too), in order. */
+/** `nodes` 下面的段落、标题和单元格（列表、引用和表格里的也算），按先后。 */
 export function containers(nodes: readonly Nodes[]): Container[] {
   const out: Container[] = [];
   walk(nodes, (n) => {
@@ -70,20 +69,20 @@ export function containers(nodes: readonly Nodes[]): Container[] {
   return out;
 }
 
-/** One piece of a line: prose (markup dropped, escapes undone) or an inline code span; `link` is the link URL it sits in. */
+/** 一行里的一段：正文（去掉标记、还原转义）或一段行内代码；`link` 是它所在链接的地址。 */
 export interface Piece {
   code: boolean;
   value: string;
   link?: string;
 }
 
-/** A source line of a paragraph, heading or table cell. */
+/** 段落、标题或单元格在源文件里的一行。 */
 export interface InlineLine {
   line: number;
   pieces: Piece[];
 }
 
-/** A paragraph, heading or table cell as source lines of prose and inline code (`<code>x</code>` is code too). */
+/** 一段、一个标题或一格，拆成源文件的一行行正文和行内代码（`<code>x</code>` 也算代码）。 */
 export function inlineLines(node: Container): InlineLine[] {
   let cur: InlineLine = { line: lineOf(node), pieces: [] };
   const out = [cur];
@@ -111,19 +110,19 @@ export function inlineLines(node: Container): InlineLine[] {
   return out;
 }
 
-/** Every line of every paragraph, heading and table cell under `nodes`. */
+/** `nodes` 下面每一段、每个标题、每一格的每一行。 */
 export function linesOf(nodes: readonly Nodes[]): InlineLine[] {
   return containers(nodes).flatMap(inlineLines);
 }
 
 export const lineText = (l: InlineLine): string => l.pieces.map((p) => p.value).join("");
 
-/** The title block (named HEAD) and each H2 section, in order. */
+/** 开头那一块（名字是 HEAD）和每个二级标题小节，按先后。 */
 export function partsOf(doc: ParsedReadme): Section[] {
   return [{ name: HEAD, line: 1, nodes: doc.head }, ...doc.sections];
 }
 
-/** The table rows under `nodes` (header rows too). */
+/** `nodes` 下面的表格行（表头行也算）。 */
 export function tableRows(nodes: readonly Nodes[]): TableRow[] {
   const rows: TableRow[] = [];
   walk(nodes, (n) => {

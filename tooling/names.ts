@@ -1,30 +1,29 @@
-// The course's names: which lesson introduces each name, and which names a lesson's code.ts uses. One definition
-// for the docs checks (词汇纪律, ghost nouns) and the teaching checks (a lesson's picture): a name is "later" for a
-// lesson when its first appearance — in the API reports, the constitution's DICTIONARY (§2) or LESSON_NAMES (§3) —
-// is a later lesson.
+// 课程的名字：每个名字哪一课引入，一课的 code.ts 用了哪些名字。文档检查（词汇纪律、幽灵名词）和教学检查（每节一张图）
+// 用的是同一份：一个名字第一次出现的地方——API 报告、宪法的 DICTIONARY（§2）或 LESSON_NAMES（§3，都在
+// tooling/constitution/data.ts）——在后面的课，它对这一课就是「后面的课的名字」。
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 import { keyInfo } from "./api/keys.ts";
-import { DICTIONARY, LESSON_NAMES } from "./constitution.ts";
+import { DICTIONARY, LESSON_NAMES } from "./constitution/data.ts";
 import { type ApiReport, lessonCodePath, lessonNumber, readApiReports } from "./course.ts";
 
-/** TypeScript keywords and primitive type names: never "later-lesson vocabulary". */
+/** TypeScript 的关键字和基本类型名：永远不算「后面的课的名字」。 */
 export const TS_WORDS: ReadonlySet<string> = new Set(
   "type interface class function const let var return async await yield new this void null undefined true false string number boolean unknown never any object export import from extends implements readonly private public protected static constructor of in for if else switch case default break continue throw try catch finally typeof keyof as is".split(" "),
 );
 
-// ── identifiers ───────────────────────────────────────────
+// ── 标识符 ────────────────────────────────────────────────
 const IDENT = /(?<![\w$])[A-Za-z_$][\w$]*/g;
 
-/** Every identifier-looking word in a piece of code text, including inside string literals. */
+/** 一段代码文字里每个像标识符的词，字符串字面量里的也算。 */
 export function identifiersIn(text: string): string[] {
   return [...text.matchAll(IDENT)].map((m) => m[0]);
 }
 
-// ── code tokens ───────────────────────────────────────────
+// ── 代码里的词 ────────────────────────────────────────────
 const tokenCache = new Map<string, ReadonlySet<string>>();
 
-/** Identifier and keyword tokens of code.ts (comments and JSDoc excluded), plus identifier-like string literals. */
+/** code.ts 里的标识符和关键字（注释和 JSDoc 不算），外加像标识符的字符串字面量。 */
 export function codeTokens(code: string): ReadonlySet<string> {
   const cached = tokenCache.get(code);
   if (cached) return cached;
@@ -44,20 +43,20 @@ export function codeTokens(code: string): ReadonlySet<string> {
   return out;
 }
 
-// ── where each name comes from ────────────────────────────
-/** How a name first enters the course. */
+// ── 每个名字从哪来 ────────────────────────────────────────
+/** 一个名字第一次进课程的方式。 */
 export interface NameOrigin {
   lesson: string;
-  /** A declaration name somewhere (report decl key, dictionary type) — always a "real" course name. */
+  /** 某处的声明名（报告里的声明键、字典类型）——总是课程「真正的」名字。 */
   decl: boolean;
-  /** Named in LESSON_NAMES (§3) at `lesson`. */
+  /** 在 LESSON_NAMES（§3）里写在 `lesson` 那一课。 */
   curated: boolean;
 }
 
-/** lesson → dictionary type → keys (the shape of DICTIONARY). */
+/** 课 → 字典类型 → 键（DICTIONARY 的形状）。 */
 export type Dictionary = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, string>>>>>>;
 
-/** name → the lesson that introduces it: the first lesson over the reports, the dictionary and LESSON_NAMES. */
+/** 名字 → 引入它的课：报告、字典和 LESSON_NAMES 里最早的那一课。 */
 export function buildOrigins(
   reports: ReadonlyMap<string, ApiReport>,
   dictionary: Dictionary = {},
@@ -88,17 +87,17 @@ export function buildOrigins(
   return origins;
 }
 
-/** Where each name comes from, and the names a lesson's code.ts uses. */
+/** 每个名字从哪来，和每课的 code.ts 用了哪些名字。 */
 export interface Vocabulary {
   origins: ReadonlyMap<string, NameOrigin>;
-  /** lesson → its code.ts tokens. */
+  /** 课 → 它的 code.ts 里的词。 */
   tokens: (lesson: string) => ReadonlySet<string>;
 }
 
 /**
- * The lesson that introduces `name`, when that is after `lesson` — else undefined.
- * A member or literal word (not a declaration, not in LESSON_NAMES) that this lesson's code also uses
- * (`message` in `error.message`) is treated as ordinary code, not as later vocabulary.
+ * 引入 `name` 的课，要是它在 `lesson` 之后——否则 undefined。
+ * 成员名或字面量里的词（不是声明、不在 LESSON_NAMES 里），这一课的代码自己也用到的（`error.message` 的 `message`），
+ * 算普通代码，不算后面的课的名字。
  */
 export function laterLessonOf(name: string, lesson: string, vocab: Vocabulary): string | undefined {
   const origin = vocab.origins.get(name);
@@ -107,7 +106,7 @@ export function laterLessonOf(name: string, lesson: string, vocab: Vocabulary): 
   return origin.lesson;
 }
 
-/** The real course's vocabulary: the committed API reports, DICTIONARY and LESSON_NAMES; each lesson's own code.ts. */
+/** 真课程的词汇：提交的 API 报告、DICTIONARY 和 LESSON_NAMES，以及每课自己的 code.ts。 */
 export function courseVocabulary(): Vocabulary {
   return { origins: buildOrigins(readApiReports(), DICTIONARY), tokens: (lesson) => codeTokens(readFileSync(lessonCodePath(lesson), "utf8")) };
 }

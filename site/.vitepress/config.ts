@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitepress";
-import type { CodeIndex } from "../lib/codes.ts";
+import type { CodeIndex } from "../lib/cited-codes.ts";
 import { loadChapter } from "../lib/chapter.ts";
 import { SITE, loadCourse } from "../lib/course.ts";
 import { CodeHighlighter } from "../lib/highlight.ts";

@@ -3,68 +3,46 @@
 // 每一步链到它的课，函数名链到 s12 代码里的那一行。README 改了，图跟着变；表里多出或少了一步，生成直接报错。
 import type { MarkdownRenderer } from "vitepress";
 import type { Declaration } from "./codeview.ts";
-import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
 import type { Lesson } from "./course.ts";
 import { escapeHtml } from "./html.ts";
 import { withSiteBase } from "./base.ts";
-
-export const CHAIN_HEADING = "## 一轮对话的完整链路";
+import { CHAIN_HEADING, readChainSection } from "../../tooling/teaching/chain-section.ts";
+import { mermaidNodes } from "../../tooling/teaching/diagram.ts";
 
 /** 版式：哪几步在循环外、哪几步每次请求都重复。步骤名必须和 README 表的第一列一一对应。 */
 export const LAYOUT = { before: ["①", "②", "③"], loop: ["④", "⑤", "⑥"], after: ["⑦"] } as const;
 
-export type ChainRow = { step: string; what: string; lessons: string; rules: string; functions: string };
+/** 表的一行：每一格是原样的 Markdown（渲染时再交给 VitePress 的 markdown-it）。 */
+export type HomeChainStep = { step: string; what: string; lessons: string; rules: string; functions: string };
 
-export type ChainSection = {
+export type HomeChain = {
   /** 节标题下、图之前的说明（markdown）。 */
   intro: string;
-  rows: ChainRow[];
+  rows: HomeChainStep[];
   /** 表后面的说明（markdown）：另外几种收场，和 §5 伪代码不一样的那段。 */
   outro: string;
   /** mermaid 图里「旁路」那个框的文字（扩展、包），没有就是 undefined。 */
   bypass: string | undefined;
 };
 
-/** 从根 README 切出链路那一节，用 markdown-it（VitePress 自带的那个）解析里面的表。 */
-export function readChain(readme: string, md: MarkdownRenderer): ChainSection {
-  const start = readme.split("\n").findIndex((l) => l.startsWith(CHAIN_HEADING));
-  if (start < 0) throw new Error(`README.md has no "${CHAIN_HEADING}" section`);
-  const rest = readme.split("\n").slice(start + 1);
-  const end = rest.findIndex((l) => l.startsWith("## "));
-  const section = (end < 0 ? rest : rest.slice(0, end)).join("\n");
-
-  const tokens = md.parse(section, {});
-  const tableOpen = tokens.findIndex((t) => t.type === "table_open");
-  const tableClose = tokens.findIndex((t) => t.type === "table_close");
-  if (tableOpen < 0 || tableClose < 0) throw new Error("README.md chain section has no table");
-  const rows: string[][] = [];
-  let row: string[] = [];
-  for (const t of tokens.slice(tableOpen, tableClose)) {
-    if (t.type === "tr_open") row = [];
-    if (t.type === "inline") row.push(t.content);
-    if (t.type === "tr_close") rows.push(row);
-  }
-  const [header, ...body] = rows;
-  if (header === undefined || header.length < 5) throw new Error("README.md chain table needs 5 columns");
-  const lines = section.split("\n");
-  const [firstTableLine, lastTableLine] = tokens[tableOpen].map ?? [0, 0];
-  const mermaidOpen = tokens.find((t) => t.type === "fence" && t.info.trim() === "mermaid");
-  const introEnd = mermaidOpen?.map?.[0] ?? firstTableLine;
-  const intro = lines.slice(0, introEnd).join("\n").trim();
-  // 表前那一句「同一条链，写成文字：」是给表的引子；图已经替代了表，引子不再要。
-  const outro = lines.slice(lastTableLine).join("\n").trim();
-  const bypassMatch = mermaidOpen === undefined ? null : /\bX\["([^"]+)"\]/.exec(mermaidOpen.content);
-  const bypass = bypassMatch?.[1]?.replace(/<br\s*\/?>/g, "\n");
-
-  const parsed = body.map(([step, what, lessons, rules, functions]) => ({ step: step.trim(), what, lessons, rules, functions }));
+/** 首页要的链路：根 README 的那一节由 tooling/teaching/chain-section.ts 读（教学检查读的是同一份），这里只挑出图要的几样。 */
+export function readHomeChain(readme: string): HomeChain {
+  const chain = readChainSection(readme);
+  if (chain === undefined) throw new Error(`README.md has no "## ${CHAIN_HEADING}" section`);
+  if (chain.table === undefined) throw new Error("README.md chain section has no table");
+  if (chain.table.header.length < 5) throw new Error("README.md chain table needs 5 columns");
+  const bypass = chain.diagram === undefined ? undefined : mermaidNodes(chain.diagram.body).labels.get("X")?.trim().replace(/<br\s*\/?>/g, "\n");
+  const rows = chain.table.rows.map(({ markdown: [step = "", what = "", lessons = "", rules = "", functions = ""] }) => ({ step: step.trim(), what, lessons, rules, functions }));
   const placed: string[] = [...LAYOUT.before, ...LAYOUT.loop, ...LAYOUT.after];
-  const inTable = parsed.map((r) => r.step);
+  const inTable = rows.map((r) => r.step);
   const missing = inTable.filter((s) => !placed.includes(s));
   const stale = placed.filter((s) => !inTable.includes(s));
   if (missing.length > 0 || stale.length > 0) {
     throw new Error(`site/lib/chain.ts LAYOUT does not match README.md's chain table: not placed ${JSON.stringify(missing)}, not in table ${JSON.stringify(stale)}`);
   }
-  return { intro, rows: parsed, outro, bypass };
+  // 图和表之间那一段（图例和「同一条链，写成文字：」）是给 README 里的表的引子；首页的图替代了表，引子不再要：导语只到图为止，说明从表后算起。
+  return { intro: chain.intro, rows, outro: chain.outro, bypass };
 }
 
 /** 「s08、s11」→ 链到这两课的小标签。 */
@@ -87,7 +65,7 @@ function linkFunctions(html: string, lastLesson: Lesson, decls: Declaration[]): 
   });
 }
 
-export function chainHtml(chain: ChainSection, md: MarkdownRenderer, lessons: Lesson[], lastDecls: Declaration[], codes: CodeIndex = {}): string {
+export function chainHtml(chain: HomeChain, md: MarkdownRenderer, lessons: Lesson[], lastDecls: Declaration[], codes: CodeIndex = {}): string {
   const last = lessons[lessons.length - 1];
   const inline = (text: string): string => linkFunctions(md.renderInline(text.trim(), {}), last, lastDecls);
   const step = (name: string): string => {

@@ -5,10 +5,10 @@
 import { diffLines } from "../../tooling/linediff.ts";
 import { type Change, diffReports, isLiteralUnionGrowth } from "../../tooling/api/diff.ts";
 import { ownerOf } from "../../tooling/api/keys.ts";
-import { U1_UPGRADES } from "../../tooling/constitution.ts";
+import { U1_UPGRADES } from "../../tooling/constitution/data.ts";
 import type { ApiReport, Lesson } from "./course.ts";
 import { type DiffStats, diffRows, unifiedHtml } from "./diffview.ts";
-import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
 import { escapeHtml, escapeText, wrapIndent } from "./html.ts";
 
 export type { DiffStats };

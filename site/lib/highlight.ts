@@ -50,7 +50,7 @@ export class CodeHighlighter {
 
   private tokenize(code: string, lang: string): string[] {
     // tokenizeTimeLimit: 0：不限时。shiki 默认一行最多切 500 毫秒，超时的那一行剩下的部分就不上色——机器一忙，
-    // 同一段代码就会高亮得不一样（页面变了，tests/site.test.ts 也会因此失败）。一行切多久都要切完。
+    // 同一段代码就会高亮得不一样（页面变了，tests/site/lesson-page.test.ts 也会因此失败）。一行切多久都要切完。
     const { tokens } = this.shiki.codeToTokens(code, { lang: lang as (typeof LANGS)[number], themes: THEMES, defaultColor: false, tokenizeTimeLimit: 0 });
     return tokens.map((line) => {
       let html = "";

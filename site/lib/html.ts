@@ -9,7 +9,7 @@ export const escapeHtml = (text: string): string =>
  */
 export const escapeText = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
-/** 宽屏上代码长行折行（site/.vitepress/theme/style.css）；显示宽度超过这么多列的行才可能折，只给它们标缩进。 */
+/** 宽屏上代码长行折行（site/.vitepress/theme/css/code.css）；显示宽度超过这么多列的行才可能折，只给它们标缩进。 */
 export const WRAP_FROM = 100;
 
 /** 一行代码的显示宽度：中文等宽字体里占两格，保守起见 U+2000 以后的字都算两格。 */

@@ -1,13 +1,13 @@
 // VitePress 的 markdown 插件：课文、根 README 和参考页渲染时，
 //   1. 指向仓库文件的相对链接改成站内链接（某课的 README → 那一课的页面，EVOLUTION.md → /evolution.html，……）；
 //      站里没有的文件（tests/…）去掉链接只留文字；
-//   2. 文字里引用的编号（R1、D4、F3、§7……）链到它的解释（site/lib/codes.ts）；
+//   2. 文字里引用的编号（R1、D4、F3、§7……）链到它的解释（site/lib/cited-codes.ts）；
 //   3. Pi 的路径（`packages/agent/src/agent-loop.ts`）链到 Pi 仓库里钉住的那个版本；
 //   4. Mermaid 图的代码块换成画好的图（site/lib/diagrams.ts）；
 //   5. 参考页：表格第一格恰好是编号的行带上锚点（#d4）；原文里的 HTML 只放行锚点 <a id="…"></a> 和 <br>，其余按文字显示
 //      （EVOLUTION.md 这种文件里的 AsyncGenerator<ProviderEvent> 不能被当成标签交给 Vue）。
 import type { MarkdownRenderer } from "vitepress";
-import { type CodeIndex, codeAnchor, isCode, splitCodes } from "./codes.ts";
+import { type CodeIndex, codeAnchor, isCode, splitCodes } from "./cited-codes.ts";
 import { diagramHtml, diagramId } from "./diagrams.ts";
 import { type RefPage, type Site, isPiPath, pageSources, piUrl, readerUrl, resolveRepoLink, rowAnchor } from "./refs.ts";
 

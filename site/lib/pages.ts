@@ -8,9 +8,10 @@
 // （讲本节函数体的代码块折进「提示 / 答案」，site/lib/practice.ts 的 withPracticeFolds）。
 import type { MarkdownRenderer } from "vitepress";
 import { withSiteBase } from "./base.ts";
-import { CHAIN_HEADING, type ChainSection, chainHtml } from "./chain.ts";
+import { isChainHeading } from "../../tooling/teaching/chain-section.ts";
+import { type HomeChain, chainHtml } from "./chain.ts";
 import { type ApiCard, type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
-import type { CodeIndex } from "./codes.ts";
+import type { CodeIndex } from "./cited-codes.ts";
 import type { Lesson } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
@@ -219,7 +220,7 @@ export function readmeSections(readme: string, md: MarkdownRenderer): { preamble
 
 export function homePage(
   rootReadme: string,
-  chain: ChainSection,
+  chain: HomeChain,
   md: MarkdownRenderer,
   lessons: Lesson[],
   lastDecls: Declaration[],
@@ -260,16 +261,15 @@ type HomeSections = { preamble: string; rest: string[]; chainAlias: string; less
 // 根 README 的其余各节原样放在课程列表后面；链路那一节换成图，课程目录那张表换成卡片。
 function homeSections(rootReadme: string, md: MarkdownRenderer): HomeSections {
   const { preamble, sections } = readmeSections(rootReadme, md);
-  const isChain = (title: string): boolean => title.startsWith(CHAIN_HEADING.slice(3));
-  const rest = sections.filter((sec) => !isChain(sec.title) && sec.title !== "课程目录").map((sec) => sec.body);
+  const rest = sections.filter((sec) => !isChainHeading(sec.title) && sec.title !== "课程目录").map((sec) => sec.body);
   // 换掉的两节在 GitHub 上的锚点（别的文件会链 README.md#一轮对话的完整链路s12）留在站里，指向换上的那一节
   const alias = (title: string | undefined): string => (title === undefined ? "" : `<a id="${escapeHtml(githubSlug(title))}"></a>`);
-  const chainAlias = alias(sections.find((sec) => isChain(sec.title))?.title);
+  const chainAlias = alias(sections.find((sec) => isChainHeading(sec.title))?.title);
   const lessonsAlias = alias(sections.find((sec) => sec.title === "课程目录")?.title);
   return { preamble, rest, chainAlias, lessonsAlias };
 }
 
-function homeMarkdown(hero: { name: string; text: string; tagline: string }, chain: ChainSection, lessons: Lesson[], sections: HomeSections, after: (ChapterLink & { tagline: string }) | undefined): string {
+function homeMarkdown(hero: { name: string; text: string; tagline: string }, chain: HomeChain, lessons: Lesson[], sections: HomeSections, after: (ChapterLink & { tagline: string }) | undefined): string {
   return [
     "---",
     "layout: home",

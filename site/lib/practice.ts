@@ -15,7 +15,7 @@ import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.
 import type { Stub } from "../../scripts/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
 import { withSiteBase } from "./base.ts";
-import { type CodeIndex, linkCodesHtml } from "./codes.ts";
+import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
 import type { Lesson } from "./course.ts";
 import { escapeHtml, escapeText } from "./html.ts";
 
@@ -176,7 +176,7 @@ export function withPracticeCard(lesson: Lesson, next: Lesson | undefined, stubs
 
 // ── 练习视图：讲本节函数体的代码块折在「提示 / 答案」后面 ────────────
 // 页面上的「练习视图」开关（site/.vitepress/theme/PracticeToggle.vue）打开时，这些代码块折起来：先看「提示」（npm run hint 的第 1–3 级），
-// 实在写不出再点开「答案」（代码块本身）。普通视图和今天一样：答案的 <details> 开着、「答案」两个字和「提示」都藏着（样式在 style.css）；
+// 实在写不出再点开「答案」（代码块本身）。普通视图和今天一样：答案的 <details> 开着、「答案」两个字和「提示」都藏着（样式在 site/.vitepress/theme/css/practice-view.css）；
 // 不开 JavaScript 也一样，代码块照常看得见。
 
 /** 代码块里像样的代码行（`}`、`try {`、注释这种到处都有的不算），和 scripts/practice/readme.ts 找小节用的是同一条线。 */

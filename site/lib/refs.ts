@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { MarkdownRenderer } from "vitepress";
 import { hasPiPath, loadPiIndex } from "../../tooling/pi-index.ts";
-import { type CodeIndex, codeAnchor, codeOfAnchor, isCode } from "./codes.ts";
+import { type CodeIndex, codeAnchor, codeOfAnchor, isCode } from "./cited-codes.ts";
 import { ROOT } from "./course.ts";
 
 // ── Pi 的仓库 ─────────────────────────────────────────

@@ -1,10 +1,11 @@
 // 坏输入表的底座：按这一课的零件拼 agent 的 harness、一行的形状（Row），和写行用的小函数。
-// 表本身分在 rows-*.ts 里，tests/bad-input.test.ts 把它们拼成一张表，对每一课跑。
+// 表本身按收下不可信输入的零件分在 rows-<零件>.ts 里（provider、tools、hooks、turn、extensions、output、trust、packages），
+// tests/bad-input.test.ts 把它们拼成一张表，对每一课跑。
 import { expect } from "vitest";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import { type Hooks, type LessonModule, type Msg, type TestAgent, type ToolLike, describeError } from "../../tooling/lesson.ts";
-import { type Step, assistant as a, call, plainMessage, text, toolUse, toolResult as r, user as u } from "../../tooling/script.ts";
+import { type Step, assistant as a, call, plainMessage, text, toolUse, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 
 export type Harness = {
   id: string;
@@ -102,7 +103,7 @@ export const goodPackage = () => ({
   contents: { greet: "hello {who}", ver: "pkg 1.0", "skills/hello": "Say hello.\nmore" },
 });
 export type Pkg = { manifest: Record<string, unknown>; contents: Record<string, unknown> };
-export const withManifest = (patch: Record<string, unknown>): Pkg => ({ ...goodPackage(), manifest: { ...goodPackage().manifest, ...patch } });
+export const packageWithManifest = (patch: Record<string, unknown>): Pkg => ({ ...goodPackage(), manifest: { ...goodPackage().manifest, ...patch } });
 
 /** 装包的前后：先装一个已有的工具、命令、资料，再装坏包；返回错误和装之后的全部状态。 */
 export async function installRow(

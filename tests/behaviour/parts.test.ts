@@ -3,9 +3,9 @@
 // 里，每个阶段的函数都有自己的测试：只靠这个函数（和前面阶段的），所以它写错了就拦在它自己的阶段，check 的「再读」也指着它的小节。
 // 按课排：每一节从引入这个零件的那一课起，对之后每一课都跑。
 import { expect, it } from "vitest";
-import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import type { Call, Event, ExtensionApiLike, Input, LessonModule, Loader, Msg, RuntimeEventLike, ToolLike } from "../../tooling/lesson.ts";
-import { call, text } from "../../tooling/script.ts";
+import { call, text } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { watchUnhandled } from "../properties/common.ts";
 

@@ -1,9 +1,9 @@
 // 行为测试（s01–s03：一轮对话（R4 ①）、core 的输出只经过 Output（R7）、工具清单、事件流、一直不回话的 provider）：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
 import { describe, expect, it, vi } from "vitest";
-import { type Script, echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { type Feature, has } from "../../tooling/features.ts";
 import type { TestAgent } from "../../tooling/lesson.ts";
-import { call, text, toolUse } from "../../tooling/script.ts";
+import { type Script, call, text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 
 // ── s01 起：一轮对话，R4 ① ──────────────────────────────────

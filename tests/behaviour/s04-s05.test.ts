@@ -1,8 +1,8 @@
 // 行为测试（s04–s05：工具循环（R4 ②、R5）、钩子）：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
 import { expect, it } from "vitest";
-import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import type { Call } from "../../tooling/lesson.ts";
-import { call, text, toolUse } from "../../tooling/script.ts";
+import { call, text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 
 // ── s04 起：工具循环，R4 ②，R5 ──────────────────────────────

@@ -1,9 +1,9 @@
 // 行为测试（s06–s08：一轮之内何时看得到新工具（D20）、每轮快照和 model、快照够深、会话树、资料进系统提示）：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
 import { describe, expect, it } from "vitest";
-import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, pushMessage, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { LessonModule } from "../../tooling/lesson.ts";
-import { call, text, toolUse } from "../../tooling/script.ts";
+import { call, text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 
 // ── 一轮之内新登记的工具何时看得到（D20）：s04–s05 每次请求现取，有了快照以本轮快照为准 ──

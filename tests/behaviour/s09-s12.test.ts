@@ -1,9 +1,9 @@
 // 行为测试（s09–s12：扩展、运行模式、信任（R6）、包）：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import type { Call, LessonModule } from "../../tooling/lesson.ts";
-import { call, text, toolUse } from "../../tooling/script.ts";
+import { call, text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 
 // ── s09 起：扩展 ───────────────────────────────────────────

@@ -3,8 +3,8 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it, vi } from "vitest";
 import { importLesson } from "../../tooling/lesson.ts";
+import { loadPiBench } from "../../fidelity/pi-install.ts";
 import { alternate, median, ratios } from "../../tooling/bench/compare.ts";
-import { loadPi } from "../../tooling/bench/pi.ts";
 import { type ComparedRun, miniSide, SCRIPT, type WorkloadKind } from "../../tooling/bench/workloads.ts";
 
 const KINDS: WorkloadKind[] = ["deltas", "callsInOneResponse", "oneCallPerResponse"];
@@ -89,7 +89,7 @@ describe("bench 的工作量：mini 一侧（s12）存下的正是剧本说的",
   });
 });
 
-const pi = await loadPi();
+const pi = await loadPiBench();
 describe.skipIf("missing" in pi)("bench 的工作量：Pi 1.6.0 的 runAgentLoop 存下的消息和 mini 一样", () => {
   it.each(KINDS)("%s", async (kind) => {
     if (!("side" in pi)) return;

@@ -1,12 +1,12 @@
 // 真实模型模式（live/）的测试之一：围栏在「查完」和「读」之间的空隙。
 // resolveInside 查的时候路径在工作目录里；读之前，路径上的任何一段都可能被换掉：目录换成指到外面的链接、
-// 文件换成链接或命名管道、文件变大。readText 打开之后再确认一遍，这里把「查」和「读」拆开，在中间动手脚。
+// 文件换成链接或命名管道、文件变大。readFencedText 打开之后再确认一遍，这里把「查」和「读」拆开，在中间动手脚。
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type FencedPath, readBytes, readText, resolveInside } from "../../live/fence.ts";
+import { type FencedPath, readBytes, readFencedText, resolveInside } from "../../live/fence.ts";
 import { createWorkspaceTools } from "../../live/tools.ts";
 import { useWorkspace, workspace } from "./support.ts";
 
@@ -56,10 +56,10 @@ const swapArb = fc.record({ kind: fc.constantFrom<Swap["kind"]>("dir-link", "fil
 describe("围栏的空隙：查完到读之间路径被换掉，读到的绝不是工作目录外的东西", () => {
   it("没动手脚时照常读到（对照）", () => {
     const { root, file } = setUp(["src"]);
-    expect(readText(resolveInside(root, file), LIMITS)).toBe("inside");
+    expect(readFencedText(resolveInside(root, file), LIMITS)).toBe("inside");
   });
 
-  it("任意一段、任意换法（目录换成外链、文件换成外链、换成命名管道、文件变大）：readText 抛错，不挂住，不交出金丝雀（fast-check）", () => {
+  it("任意一段、任意换法（目录换成外链、文件换成外链、换成命名管道、文件变大）：readFencedText 抛错，不挂住，不交出金丝雀（fast-check）", () => {
     fc.assert(
       fc.property(dirsArb, swapArb, (dirs, how) => {
         const { root, file } = setUp(dirs);
@@ -68,7 +68,7 @@ describe("围栏的空隙：查完到读之间路径被换掉，读到的绝不�
         let answer: string | undefined;
         let problem = "";
         try {
-          answer = readText(checked, LIMITS);
+          answer = readFencedText(checked, LIMITS);
         } catch (error) {
           problem = (error as Error).message;
         }

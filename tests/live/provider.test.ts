@@ -1,14 +1,12 @@
-// 真实模型模式（live/）的测试之一：provider 本身。SSE 解码、发出去的请求和收回来的事件、请求里补回的 tool_calls，
+// 真实模型模式（live/）的测试：provider 本身。SSE 解码、发出去的请求和收回来的事件，
 // 以及 R4：HTTP、流、JSON、超时、喊停、连不上，每种失败都变成一条说清原因的助手消息。
 // 全部离线：模型由一个只听 127.0.0.1 的回放服务器扮演，字节可以在任意位置切开（包括一个 UTF-8 字符中间、"data:" 中间）。
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChatMessage, type ChatToolCall, type RememberedCall, toChatMessages, toChatTools } from "../../live/openai.ts";
-import { DONE, type Reply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "../../live/replay.ts";
 import { SseDecoder, type SseMessage } from "../../live/sse.ts";
 import { type ProviderEvent, collectAssistantMessage } from "../../s12_packages/code.ts";
+import { DONE, type ServerReply, event, finishChunk, splitAt, startReplayServer, textAnswer, textChunk, toolChunk } from "./replay-server.ts";
 import { HandClock, INPUT, KEY, TOOL_ANSWER, TOOL_EVENTS, allEvents, answer, concatBytes, forcedCuts, providerFor, sameUnderSplits, silentAfterFirstText, utf8, withServer } from "./support.ts";
-
 
 // ── SSE 解码 ─────────────────────────────────────────────
 describe("SseDecoder：字节在哪里切开都解出同样的事件", () => {
@@ -209,78 +207,14 @@ describe("OpenAICompatibleProvider：发出去的请求、收回来的事件", (
   });
 });
 
-// ── 历史里的工具调用 ──────────────────────────────────────
-describe("请求里补回 tool_calls：课程的助手消息只存文字，OpenAI 要求 tool 消息前有带 tool_calls 的助手消息", () => {
-  const remembered: Record<string, ChatToolCall> = {
-    c1: { id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } },
-    c2: { id: "c2", type: "function", function: { name: "ls", arguments: '{"path":"."}' } },
-  };
-  const recall = (id: string): RememberedCall | undefined => (remembered[id] === undefined ? undefined : { call: remembered[id] });
-
-  it("每段连续的 toolResult：调用挂到前面那条助手消息上（空文字变 null），结果成为 tool 消息", () => {
-    const messages: ChatMessage[] = toChatMessages(
-      {
-        systemPrompt: "",
-        tools: [],
-        messages: [
-          { role: "user", content: "q" },
-          { role: "assistant", content: "" },
-          { role: "toolResult", toolCallId: "c1", content: "A" },
-          { role: "toolResult", toolCallId: "c2", content: "B" },
-          { role: "assistant", content: "好的" },
-        ],
-      },
-      recall,
-    );
-    expect(messages).toEqual([
-      { role: "user", content: "q" },
-      { role: "assistant", content: null, tool_calls: [remembered.c1, remembered.c2] },
-      { role: "tool", tool_call_id: "c1", content: "A" },
-      { role: "tool", tool_call_id: "c2", content: "B" },
-      { role: "assistant", content: "好的" },
-    ]);
-  });
-
-  it("记不得的调用（历史来自别的 provider）：结果改成一条说明来历的 user 消息；前面不是助手消息就补一条", () => {
-    const messages = toChatMessages(
-      {
-        systemPrompt: "s",
-        tools: [],
-        messages: [
-          { role: "user", content: "q" },
-          { role: "toolResult", toolCallId: "c1", content: "A" },
-          { role: "toolResult", toolCallId: "zz", content: "Z" },
-        ],
-      },
-      recall,
-    );
-    expect(messages).toEqual([
-      { role: "system", content: "s" },
-      { role: "user", content: "q" },
-      { role: "assistant", content: null, tool_calls: [remembered.c1] },
-      { role: "tool", tool_call_id: "c1", content: "A" },
-      { role: "user", content: "Result of an earlier tool call (zz):\nZ" },
-    ]);
-  });
-
-  it("ToolSpec → function 定义：参数全是必填字符串", () => {
-    expect(toChatTools([{ name: "grep", description: "d", input: { pattern: "p", path: "q" } }])[0].function.parameters).toEqual({
-      type: "object",
-      properties: { pattern: { type: "string", description: "p" }, path: { type: "string", description: "q" } },
-      required: ["pattern", "path"],
-      additionalProperties: false,
-    });
-  });
-});
-
 // ── 失败都变成消息 ────────────────────────────────────────
 describe("R4：每种失败都变成一条 stopReason error 的助手消息，说清发生了什么，从不带出密钥", () => {
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): ServerReply => ({
     status,
     headers: { "content-type": "application/json", ...headers },
     chunks: [JSON.stringify(body)],
   });
-  const cases: Array<[string, Reply, string]> = [
+  const cases: Array<[string, ServerReply, string]> = [
     [
       "HTTP 401（服务器回显了密钥）",
       json(401, { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" } }),
@@ -336,13 +270,13 @@ describe("R4：每种失败都变成一条 stopReason error 的助手消息，�
 
   // 同样的失败，换成字节被 HTTP 切成任意块送来（切点可以落在 UTF-8 字符中间、data: / error: 行中间）：
   // 用户看到的结果——助手消息和要执行的调用——必须和整块送来时一模一样。上面 cases 里每个 SSE 流的失败都要过这一关。
-  const bodyBytes = (reply: Reply): Uint8Array => concatBytes(reply.chunks);
-  const isStream = (reply: Reply): boolean => (reply.status ?? 200) === 200 && (reply.headers?.["content-type"] ?? "text/event-stream") === "text/event-stream";
+  const bodyBytes = (reply: ServerReply): Uint8Array => concatBytes(reply.chunks);
+  const isStream = (reply: ServerReply): boolean => (reply.status ?? 200) === 200 && (reply.headers?.["content-type"] ?? "text/event-stream") === "text/event-stream";
   /** 正文里没有多字节字符的，前面垫一段带中文和 emoji 的文字，好让切点能落进一个字符中间；整块和切开两次跑的是同一段字节。 */
   const MULTIBYTE_LEAD = event(textChunk("先说🙂，"));
   const splitCases = cases
     .filter(([, reply]) => isStream(reply) && reply.silent !== true)
-    .map(([name, reply, expected]): [string, Reply, string] => [name, bodyBytes(reply).some((b) => b >= 0x80) ? reply : { ...reply, chunks: [MULTIBYTE_LEAD, ...reply.chunks] }, expected]);
+    .map(([name, reply, expected]): [string, ServerReply, string] => [name, bodyBytes(reply).some((b) => b >= 0x80) ? reply : { ...reply, chunks: [MULTIBYTE_LEAD, ...reply.chunks] }, expected]);
   it("切开重放覆盖了每个 SSE 流的失败，每个都有多字节字符和 data: / error: 行可切", () => {
     expect(splitCases.map(([name]) => name)).toEqual([
       "一行 data 不是 JSON（已收到的文字保留）",

@@ -9,14 +9,14 @@ import type { ClockTimers } from "../../live/clock.ts";
 import { ENV } from "../../live/config.ts";
 import { type LiveIO, runLive } from "../../live/main.ts";
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
-import { DONE, type Pause, type Reply, type ReplayServer, event, finishChunk, splitAt, startReplayServer, textChunk, toolChunk } from "../../live/replay.ts";
+import { DONE, type Pause, type ServerReply, type ReplayServer, event, finishChunk, splitAt, startReplayServer, textChunk, toolChunk } from "./replay-server.ts";
 import { type AssistantMessage, type ProviderEvent, type ProviderInput, type ToolCall, collectAssistantMessage, recordToolCalls } from "../../s12_packages/code.ts";
 
 export const KEY = "sk-test-SECRET-4f9c";
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const INPUT: ProviderInput = { systemPrompt: "你是测试助手。", messages: [{ role: "user", content: "你好" }], tools: [] };
 
-export async function withServer<T>(script: (n: number) => Reply, body: (server: ReplayServer) => Promise<T>): Promise<T> {
+export async function withServer<T>(script: (n: number) => ServerReply, body: (server: ReplayServer) => Promise<T>): Promise<T> {
   const server = await startReplayServer((_request, n) => script(n));
   try {
     return await body(server);
@@ -56,7 +56,7 @@ export async function allEvents(provider: OpenAICompatibleProvider, input: Provi
 }
 
 /** 一段回复的全部字节（中间的停顿不算）。 */
-export function concatBytes(chunks: Reply["chunks"]): Uint8Array {
+export function concatBytes(chunks: ServerReply["chunks"]): Uint8Array {
   return new Uint8Array(Buffer.concat(chunks.flatMap((c) => (typeof c === "string" ? [Buffer.from(c, "utf8")] : c instanceof Uint8Array ? [c] : []))));
 }
 
@@ -159,7 +159,7 @@ export type LiveRun = { code: number; stdout: string; stderr: string[]; bodies: 
  * 服务器地址（端口每次不同）在 stderr 里换成 <server>，好让两次运行能直接比。
  * options.timers 换掉请求的表（假表）；options.onStdout 在回答的每一段上 stdout 时叫一声。
  */
-export async function runAgainst(script: (n: number) => Reply, env: Record<string, string> = {}, options: { cwd?: string; args?: string[]; timers?: ClockTimers; onStdout?: (text: string) => void } = {}): Promise<LiveRun> {
+export async function runAgainst(script: (n: number) => ServerReply, env: Record<string, string> = {}, options: { cwd?: string; args?: string[]; timers?: ClockTimers; onStdout?: (text: string) => void } = {}): Promise<LiveRun> {
   return withServer(script, async (server) => {
     const io = liveIO({ [ENV.baseUrl]: server.baseUrl, [ENV.model]: "test-model", ...env }, {
       cwd: options.cwd ?? workspace.work,

@@ -1,5 +1,5 @@
-// 真实模型模式（live/）的测试之一：终端前的人看到什么。空闲超时和总时长上限（问题 15 第 5 条）、回答边到边打（第 7 条）、
-// 真的当命令跑（node、npm 子进程）、文档里的命令和表和代码对得上（第 8 条）。
+// 真实模型模式（live/）的测试：终端前的人看到什么。空闲超时和总时长上限、回答边到边打、
+// 真的当命令跑（node、npm 子进程）、文档里的命令和表和代码对得上。
 // 超时多半拨一只假表（HandClock）来测，不用真等，机器再忙结果也一样；真的时间另有只靠下限、留足余量的测试。
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -8,16 +8,16 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { DEFAULTS, ENV, type LiveConfig, readLiveConfig } from "../../live/config.ts";
-import { EXIT, type LiveIO, USAGE, configHelp, createLiveAgent } from "../../live/main.ts";
+import { EXIT, type LiveIO, LIVE_USAGE, configHelp, createLiveAgent } from "../../live/main.ts";
 import { OpenAICompatibleProvider } from "../../live/openai.ts";
-import { DONE, type Pause, type Reply, event, finishChunk, textAnswer, textChunk } from "../../live/replay.ts";
 import { type Agent, type AssistantMessage, PrintMode, runOneTurn } from "../../s12_packages/code.ts";
 import { ROOT } from "../../tooling/course.ts";
+import { DONE, type Pause, type ServerReply, event, finishChunk, textAnswer, textChunk } from "./replay-server.ts";
 import { HandClock, type LiveRun, liveIO, runAgainst, sameUnderSplits, silentAfterFirstText, useWorkspace, utf8, withServer, workspace } from "./support.ts";
 
 useWorkspace();
 
-describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保活注释也算）；总时长上限另有 MINI_PI_TOTAL_TIMEOUT_MS", () => {
+describe("空闲超时：MINI_PI_TIMEOUT_MS 量的是离上一个字节多久（保活注释也算）；总时长上限另有 MINI_PI_TOTAL_TIMEOUT_MS", () => {
   const IDLE = 400;
   const GAP = 80;
   const KEEP_ALIVE = ": keep-alive\n\n";
@@ -25,8 +25,8 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
    * 稳稳地吐：先是一串保活注释（服务器在读长提示），再一段段文字，每块之间都停一下（gap 给出这一下怎么停）。
    * 「地」之后那一下可以换成 silence。
    */
-  const steady = (gap: () => Pause, options: { keepAlives?: number; silence?: Pause } = {}): Reply["chunks"] => [
-    ...Array.from({ length: options.keepAlives ?? 10 }, (): Reply["chunks"] => [KEEP_ALIVE, gap()]).flat(),
+  const steady = (gap: () => Pause, options: { keepAlives?: number; silence?: Pause } = {}): ServerReply["chunks"] => [
+    ...Array.from({ length: options.keepAlives ?? 10 }, (): ServerReply["chunks"] => [KEEP_ALIVE, gap()]).flat(),
     event(textChunk("慢慢")),
     gap(),
     event(textChunk("地")),
@@ -121,7 +121,7 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
       body,
       (chunks) => {
         const clock = new HandClock();
-        return runAgainst(() => ({ chunks: chunks.flatMap((c): Reply["chunks"] => [c, clock.gap(40)]) }), { [ENV.timeoutMs]: String(IDLE) }, { timers: clock });
+        return runAgainst(() => ({ chunks: chunks.flatMap((c): ServerReply["chunks"] => [c, clock.gap(40)]) }), { [ENV.timeoutMs]: String(IDLE) }, { timers: clock });
       },
       5,
     );
@@ -140,7 +140,7 @@ describe("5. MINI_PI_TIMEOUT_MS 是空闲超时（离上一个字节多久，保
   });
 });
 
-describe("7. 回答边到边打：文字一到就上 stdout，一轮结束时不再打第二遍", () => {
+describe("边到边打：回答的文字一到就上 stdout，一轮结束时不再打第二遍", () => {
   /**
    * 服务器先送第一句，然后等：等到 stdout 上出现第一句，才送剩下的。不边到边打的话，它就一直等到空闲超时。
    * 请求的表是一只假表：没人拨它就永远不响，机器再忙，边到边打的那次也不会被超时误伤。
@@ -150,7 +150,7 @@ describe("7. 回答边到边打：文字一到就上 stdout，一轮结束时不
     const order: string[] = [];
     let shown!: () => void;
     const firstShown = new Promise<void>((resolve) => (shown = resolve));
-    const chunks: Reply["chunks"] = [
+    const chunks: ServerReply["chunks"] = [
       event(textChunk("第一句🙂，")),
       { until: firstShown.then(() => order.push("server: rest")) },
       event(textChunk("第二句。")),
@@ -202,7 +202,7 @@ describe("7. 回答边到边打：文字一到就上 stdout，一轮结束时不
   });
 });
 
-describe("npm run live：设置从环境变量来，缺了就说清楚并以非零退出", () => {
+describe("live/main.ts 当命令跑：没有设置就打说明，以非零退出", () => {
   it("真的当命令跑（node --import tsx live/main.ts），没有设置：打说明，退出码 2", async () => {
     const result = await promisify(execFile)(process.execPath, ["--import", "tsx", "live/main.ts", "你好"], { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } }).then(
       () => ({ code: 0, stderr: "" }),
@@ -213,7 +213,7 @@ describe("npm run live：设置从环境变量来，缺了就说清楚并以非�
   });
 });
 
-describe("8. 文档里的命令和表都和代码对得上：npm run -s live 的 stdout 一字不差就是回答", () => {
+describe("文档和代码对得上：命令、变量表、退出码表；npm run -s live 的 stdout 一字不差就是回答", () => {
   const liveReadme = readFileSync(join(ROOT, "live", "README.md"), "utf8");
   const rootReadme = readFileSync(join(ROOT, "README.md"), "utf8");
   /** 根 README 里「对接真实模型」那一节。 */
@@ -253,7 +253,7 @@ describe("8. 文档里的命令和表都和代码对得上：npm run -s live 的
   });
 
   it("文档和程序给的命令都带 -s（不带的话 npm 的横幅会混进 stdout）", () => {
-    const commands = [liveReadme, rootSection, [USAGE, ...configHelp(["x"])].join("\n")].join("\n");
+    const commands = [liveReadme, rootSection, [LIVE_USAGE, ...configHelp(["x"])].join("\n")].join("\n");
     expect(commands).toContain("npm run -s live --");
     expect(commands).not.toMatch(/npm run live/);
     expect(commands).not.toMatch(/run live --/);

@@ -14,7 +14,7 @@ export const params = { numRuns: NUM_RUNS, seed: SEED };
 /** 短字符串，空串单独加权：空的 text_delta、空参数这些边界要常出现。 */
 export const str = fc.oneof(fc.constant(""), fc.string({ maxLength: 8 }));
 
-/** 每道边界的性质（tests/properties/boundaries-*.test.ts）跑的次数：比循环的性质少，每次都要再跑一轮普通对话。 */
+/** 每道边界的性质（tests/properties/boundaries/）跑的次数：比循环的性质少，每次都要再跑一轮普通对话。 */
 export const BOUNDARY_RUNS = { numRuns: Math.max(20, Math.round(NUM_RUNS / 3)), seed: SEED };
 
 /** 一个只说 "ok" 的 provider：s01–s02 用 complete，之后用 stream。 */

@@ -6,10 +6,10 @@
 import fc from "fast-check";
 import { it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
-import { makeAgent, scriptedProvider } from "../../tooling/agent.ts";
+import { makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { LessonModule, Msg, Tree } from "../../tooling/lesson.ts";
-import { text } from "../../tooling/script.ts";
+import { text } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { params, str } from "./common.ts";
 

@@ -3,10 +3,10 @@
 import fc from "fast-check";
 import { it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
-import { makeAgent, pushMessage } from "../../tooling/agent.ts";
+import { makeAgent, pushMessage } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Call, Event, Hooks, Input, LessonModule, Msg, ProviderLike, RuntimeEventLike, ToolLike } from "../../tooling/lesson.ts";
-import { text, toolUse } from "../../tooling/script.ts";
+import { text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { params, str } from "./common.ts";
 

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
-import { makeAgent } from "../../tooling/agent.ts";
+import { makeAgent } from "../../tooling/assemble-agent.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
 import { okProvider, params } from "./common.ts";
 

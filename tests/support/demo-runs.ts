@@ -5,7 +5,7 @@ import { ROOT, lessonDir } from "../../tooling/course.ts";
 
 let fallback: Promise<Record<string, RunResult>> | undefined;
 
-/** Every lesson's demo result, keyed by `s03_stream/code.ts`. */
+/** 每课演示的结果，键是 `s03_stream/code.ts` 这样的路径。 */
 export async function demoRuns(): Promise<Record<string, RunResult>> {
   const provided = inject("demoRuns") as Record<string, RunResult> | undefined;
   if (provided !== undefined) return provided;
@@ -13,7 +13,7 @@ export async function demoRuns(): Promise<Record<string, RunResult>> {
   return fallback;
 }
 
-/** What `tsx sNN_x/code.ts` printed; throws with the exit code and stderr when it failed. */
+/** `tsx sNN_x/code.ts` 打印的东西；失败时抛错，带上退出码和 stderr。 */
 export async function demoStdout(lesson: string): Promise<string> {
   const file = `${lessonDir(lesson)}/code.ts`;
   const run = (await demoRuns())[file];

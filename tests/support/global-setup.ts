@@ -7,7 +7,7 @@ import { ROOT } from "../../tooling/course.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** `s03_stream/code.ts` → what `tsx s03_stream/code.ts` printed (or why it failed). */
+    /** `s03_stream/code.ts` → `tsx s03_stream/code.ts` 打印的东西（或者它为什么失败）。 */
     demoRuns: Record<string, RunResult>;
   }
 }

@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import type { ComparedRun, Outcome } from "./workloads.ts";
+import type { ComparedRun, ComparedOutcome } from "./workloads.ts";
 
 // 不用命令行参数也能拿到 gc()：打开 --expose-gc 以后，新建的上下文里就有它。
 setFlagsFromString("--expose-gc");
@@ -44,7 +44,7 @@ function firstDifference(a: string[], b: string[]): string | undefined {
 }
 
 /** 连着跑 times 次，回平均每次的毫秒数和最后一次的结果。 */
-async function block(run: ComparedRun, times: number, collect = false): Promise<{ ms: number; outcome: Outcome }> {
+async function block(run: ComparedRun, times: number, collect = false): Promise<{ ms: number; outcome: ComparedOutcome }> {
   if (collect) gc();
   const t0 = performance.now();
   let outcome = await run();
@@ -60,7 +60,7 @@ export async function alternate(mini: ComparedRun, pi: ComparedRun | undefined, 
   const events: number[] = [];
   let slowest = 0;
   for (let w = 0; w < Math.max(1, opts.warmup); w++) {
-    const outcomes: Outcome[] = [];
+    const outcomes: ComparedOutcome[] = [];
     for (const side of sides) {
       const { ms, outcome } = await block(side, 1);
       outcomes.push(outcome);

@@ -1,9 +1,9 @@
 // 规模测量用的工作负载，tests/bench/scale.bench.ts（vitest bench）和 scripts/bench-table.ts（打印逐规模的表）共用。
 // 每个工作负载返回一个「跑一次」的函数；准备工作（导入课、拼 agent 的零件）不计时。
-// 和真实 Pi 对照的三种工作量（文字增量、一次回答里很多调用、很多次各一个调用）也在这里，Pi 那一侧在 ./pi.ts，
+// 和真实 Pi 对照的三种工作量（文字增量、一次回答里很多调用、很多次各一个调用）也在这里，Pi 那一侧在 fidelity/pi-bench.ts，
 // 两边照同一份剧本（SCRIPT）说话、用同样干活的 echo 工具。
 import type { Event, LessonModule, Msg, ProviderLike, ToolLike } from "../lesson.ts";
-import { echoTool, makeAgent, pushMessage } from "../agent.ts";
+import { echoTool, makeAgent, pushMessage } from "../assemble-agent.ts";
 
 /** 两边共用的剧本：用户说什么、模型每段文字、工具名、第 i 个调用的 id 和参数、收尾的一句话。 */
 export const SCRIPT = {
@@ -89,10 +89,10 @@ export function turnWithOneCallPerResponse(id: string, mod: LessonModule, n: num
  * 一轮跑完后能查的东西（都不计时）：transcript 是这一轮存下的消息，每条写成「角色:文字」，两边逐条相同，
  * 才说明做的是同一件事；events 是订阅者收到了几个事件（mini：交给运行模式的 RuntimeEvent；Pi：emit 的 AgentEvent）。
  */
-export type Outcome = { transcript(): string[]; events: number };
+export type ComparedOutcome = { transcript(): string[]; events: number };
 
 /** 对照用的一次运行：建一个新 agent（一个工具）、跑一轮。 */
-export type ComparedRun = () => Promise<Outcome>;
+export type ComparedRun = () => Promise<ComparedOutcome>;
 
 /** 三种工作量。unit 是「每单位耗时」的单位：一个文字增量、一个调用、一次回答。 */
 export type WorkloadKind = "deltas" | "callsInOneResponse" | "oneCallPerResponse";

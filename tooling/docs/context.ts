@@ -4,11 +4,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { breakingChanges } from "../api/diff.ts";
-import { DICTIONARY, U1_UPGRADES } from "../constitution.ts";
+import { DICTIONARY, U1_UPGRADES } from "../constitution/data.ts";
 import { type ApiReport, type CourseLesson, ROOT, findLessons, previousLesson, readApiReports } from "../course.ts";
 import { type CommandRunner, createCommandRunner } from "../demos.ts";
 import { MECHANISM_SCENARIOS } from "../../fidelity/mechanisms.ts";
-import { SCENARIOS } from "../../fidelity/scenarios.ts";
+import { LOOP_SCENARIOS } from "../../fidelity/scenarios.ts";
 import { type NameOrigin, buildOrigins, codeTokens, laterLessonOf } from "../names.ts";
 import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNameIn } from "../pi-index.ts";
 
@@ -71,7 +71,7 @@ export interface ProjectOptions {
   /** Where sNN.json reports live (default `<root>/tests/api`). */
   apiDir?: string;
   run?: CommandRunner;
-  /** Use tooling/constitution.ts's U1_UPGRADES and DICTIONARY (default true; the fixtures have their own world). */
+  /** Use tooling/constitution/data.ts's U1_UPGRADES and DICTIONARY (default true; the fixtures have their own world). */
   useConstitution?: boolean;
 }
 
@@ -79,7 +79,7 @@ let piPaths: string[] | undefined;
 
 /** Every fidelity scenario the comparison with Pi runs, by id, with the first lesson it runs on. */
 export const FIDELITY_SCENARIOS: ReadonlyMap<string, string> = new Map([
-  ...SCENARIOS.map((s) => [s.id, s.since] as const),
+  ...LOOP_SCENARIOS.map((s) => [s.id, s.since] as const),
   ...MECHANISM_SCENARIOS.map((s) => [s.id, s.mechanism] as const),
 ]);
 

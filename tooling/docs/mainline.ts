@@ -9,7 +9,7 @@
  *   (the 焊接点 sentence, a ```diff block) do not count. Not required: tag keys, constructors,
  *   discriminant fields, fields of a new variant, pairs the previous report already had. s01 instead
  *   names every s01 declaration in a first cell (its permanent foundation).
- *   U1 (tooling/constitution.ts U1_UPGRADES, else removed/changed keys): the upgraded type or member in
+ *   U1 (tooling/constitution/data.ts U1_UPGRADES, else removed/changed keys): the upgraded type or member in
  *   backticks in the same table row or paragraph as 这是升级.
  *   Claims: a table cell or line whose text starts with `+` or `新增` (or a `+` list item) claims each
  *   space-free backticked name in it (`X`, `A.b`, `"lit"`) as new in this lesson; each must be in the

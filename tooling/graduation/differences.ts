@@ -1,10 +1,10 @@
 // 同一段对话，真实 Pi 和 mini Pi 存下的消息哪里不同、每一处为什么。比较用的是保真对照的那一套（fidelity/compare.ts）：
-// 先照差异表（fidelity/differences.ts）里这个练习用得上的行消掉已列出的差异，每用到一行就报出它的编号和理由；
+// 先照差异表（fidelity/listed-differences/trace-rows.ts）里这个练习用得上的行消掉已列出的差异，每用到一行就报出它的编号和理由；
 // 再把「两边都没让这个调用做成、只是说法不同」的工具结果认出来——那是各自的工具或闸自己写的字，不是差异表的事；
 // 剩下的才是表外的不同。练习 3 另外比两边的系统提示里有哪些资料（fidelity/observe.ts 的 promptFacts）。
 
 import { compareTraces, type Entry, type FidelityDifference, type FidelityTrace, rewritePairs } from "../../fidelity/compare.ts";
-import { DIFFERENCES } from "../../fidelity/differences.ts";
+import { PI_TRACE_DIFFERENCES } from "../../fidelity/listed-differences/trace-rows.ts";
 import { type KnownResources, promptFacts } from "../../fidelity/observe.ts";
 import { glossaryWords } from "../../scripts/practice/explain.ts";
 import { AGENTS_TEXT, type Exercise, SKILL, scenarioId } from "./exercises.ts";
@@ -41,7 +41,7 @@ const results = (trace: FidelityTrace): Map<string, Extract<Entry, { role: "tool
 
 /** 差异表里这个练习用得上的行，剧本名换成这个练习的（差异表的行只在它列出的剧本上生效）。 */
 export const exerciseRows = (ex: Exercise): FidelityDifference[] =>
-  DIFFERENCES.filter((d) => ex.rows.includes(d.id)).map((d) => ({ ...d, scenarios: [scenarioId(ex)] }));
+  PI_TRACE_DIFFERENCES.filter((d) => ex.rows.includes(d.id)).map((d) => ({ ...d, scenarios: [scenarioId(ex)] }));
 
 /** 练习 3 认的资料：包里的 AGENTS.md 和技能。 */
 const KNOWN: KnownResources = { agents: [{ label: "AGENTS.md", text: AGENTS_TEXT }], skills: [{ ...SKILL, file: "" }] };

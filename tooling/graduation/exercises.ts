@@ -36,7 +36,7 @@ export type Exercise = {
   blanks: Blank[];
   dialogue: Dialogue;
   runs: RunPlan[];
-  /** fidelity/differences.ts 里可能解释两边不同的行。 */
+  /** 差异表（fidelity/listed-differences/trace-rows.ts）里可能解释两边不同的行。 */
   rows: string[];
   /** 跑完以后要看还在不在的文件（相对工作目录）。 */
   watch: string[];

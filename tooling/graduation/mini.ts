@@ -1,10 +1,10 @@
 // 毕业练习的 mini Pi 一侧：同一段对话交给完整的 mini Pi（s12），用的是它自己演示里的零件——
 // 练习 1 是 createDemoTools 的 read，练习 2 再加上 createPermissionGate，练习 3 是装了同样两份资料的包（loadPackage、installPackage）。
-// 拼 Agent 和照剧本出事件的 provider 复用 tooling/agent.ts（行为测试、保真对照用的也是它）；s12 只经 importLesson 和它导出的名字来用。
+// 拼 Agent 和照剧本出事件的 provider 复用 tooling/assemble-agent.ts（行为测试、保真对照用的也是它）；s12 只经 importLesson 和它导出的名字来用。
 
 import { normaliseMini } from "../../fidelity/compare.ts";
-import { toSteps } from "../../fidelity/mini.ts";
-import { makeAgent, scriptedProvider } from "../agent.ts";
+import { toSteps } from "../../fidelity/mini-loop.ts";
+import { makeAgent, scriptedProvider } from "../assemble-agent.ts";
 import { importLesson, type LessonModule } from "../lesson.ts";
 import { AGENTS_TEXT, type Exercise, PACKAGE_NAME, type RunPlan, SKILL } from "./exercises.ts";
 import type { MiniRun } from "./runs.ts";

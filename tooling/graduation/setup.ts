@@ -3,10 +3,8 @@
 //   能跑 Pi 的 Node：Pi 1.6.0 要 Node ≥ 22.19。Linux x64 上用课程钉死的 Node 24（scripts/node24.sh，和 npm run fidelity 一样）；
 //   别的系统上，学习者自己的 Node 够新就用它，不够就说清楚要装什么。
 import { execSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { PI_INSTALL, PI_VERSION, piInstalled } from "../../fidelity/pi-install.ts";
 import { canPinNode, nodeRunsPi, PI_MIN_NODE, pinnedNode, pinnedNodeCached } from "../../fidelity/pi-process.ts";
-import { PI_INSTALL, PI_VERSION } from "../bench/pi.ts";
 import { ROOT } from "../course.ts";
 
 /** 准备好了：跑 Pi 一侧用哪个 node。没准备好：一句给学习者的话。 */
@@ -14,14 +12,6 @@ export type PiReady = { node: string } | { problem: string };
 
 /** 每一步说一句话（写到 stderr，不混进报告）。 */
 export type Say = (line: string) => void;
-
-const piPackage = join(ROOT, "fidelity", "node_modules", "@earendil-works", "pi-coding-agent", "package.json");
-
-/** fidelity/ 里装的 pi-coding-agent 是不是 1.6.0。 */
-export function piInstalled(): boolean {
-  if (!existsSync(piPackage)) return false;
-  return (JSON.parse(readFileSync(piPackage, "utf8")) as { version?: string }).version === PI_VERSION;
-}
 
 function installPi(say: Say): string | undefined {
   if (piInstalled()) return undefined;

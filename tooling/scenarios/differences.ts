@@ -5,7 +5,7 @@ import { lessonNumber } from "../course.ts";
 import { lessonOf } from "../features.ts";
 import type { Scenario, Trace, TraceRequest } from "./shape.ts";
 
-export type Difference = {
+export type GoldenDifference = {
   id: string;
   /** 从哪一课起（含）：课号，或者一个零件（引入它的那一课，见 tooling/features.ts）。 */
   from: string;
@@ -43,7 +43,7 @@ const finalAnswers = (events: Trace["events"]): string[] => {
 
 const turnStarts = (requests: TraceRequest[]): boolean[] => requests.map((r) => /^user: /.test(r.messages.at(-1) ?? ""));
 
-export const DIFFERENCES: Difference[] = [
+export const GOLDEN_DIFFERENCES: GoldenDifference[] = [
   {
     id: "output-via-mode",
     from: "modes",
@@ -98,6 +98,6 @@ export const DIFFERENCES: Difference[] = [
   },
 ];
 
-export const differenceApplies = (d: Difference, scenario: Scenario, lesson: string): boolean =>
+export const goldenDifferenceApplies = (d: GoldenDifference, scenario: Scenario, lesson: string): boolean =>
   lessonNumber(lesson) >= lessonNumber(lessonOf(d.from)) &&
   (Array.isArray(d.scenarios) ? d.scenarios.includes(scenario.id) : lessonNumber(scenario.since) < lessonNumber(lessonOf(d.scenarios.introducedBefore)));

@@ -1,7 +1,7 @@
 // 场景数据 → 课里的零件：剧本 provider 的剧本、工具、钩子、扩展。数据只说「要什么」，这里按这一课的模块造出来。
-import { pushMessage } from "../agent.ts";
+import { pushMessage } from "../assemble-agent.ts";
 import type { Call, ExtensionApiLike, Hooks, Input, LessonModule, TestAgent, ToolLike } from "../lesson.ts";
-import { type Step, text } from "../script.ts";
+import { type Step, text } from "../screenplay.ts";
 import type { ExtensionData, HooksData, ScriptData, ToolData } from "./shape.ts";
 
 /** 剧本 provider 的剧本：第 n 次请求回 responses[n]；之后每次回 then（调用 id 里的 {n} 换成请求序号），没有 then 就回 "(script ended)"。 */

@@ -1,11 +1,11 @@
 // 场景 → 轨迹：把一个场景放到某一课上跑一遍。每一步怎么跑，查 STEP_HANDLERS 这张表（一种步骤一行）；
 // 跑完把存下的消息、provider 收到的输入、Output 写出的行，和有扩展的课的运行时事件、扩展错误，收成一条轨迹。
 // 黄金文件 tests/golden/<场景>.json 是引入这个场景的那一课跑出的轨迹（npm run gen:golden 重写）。
-import { makeAgent, pushMessage, recordingProvider, scriptedProvider } from "../agent.ts";
+import { makeAgent, pushMessage, recordingProvider, scriptedProvider } from "../assemble-agent.ts";
 import { lessonNumber } from "../course.ts";
 import { has } from "../features.ts";
 import { type Input, type LessonModule, type Msg, type ProviderLike, type RuntimeEventLike, type TestAgent, type Tree, describeError } from "../lesson.ts";
-import { plainMessage } from "../script.ts";
+import { plainMessage } from "../screenplay.ts";
 import { type Ctx, buildExtension, buildHooks, resolveTool, scriptFor } from "./parts.ts";
 import { type Scenario, type ScenarioStep, type Trace, type TraceRequest, hasField } from "./shape.ts";
 

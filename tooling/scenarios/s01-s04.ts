@@ -1,5 +1,5 @@
 // s01–s04 的场景：一轮对话、工具清单、事件流、工具循环。写法见 tooling/scenarios/data.ts。
-import { type Step, call, delta, end, start, text, toolCall, toolUse } from "../script.ts";
+import { type Step, call, delta, end, start, text, toolCall, toolUse } from "../screenplay.ts";
 import type { Scenario } from "./shape.ts";
 
 export const TURN_AND_LOOP: Scenario[] = [

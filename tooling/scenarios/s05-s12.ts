@@ -1,5 +1,5 @@
 // s05–s12 的场景：钩子、快照、会话树、资料、扩展、运行模式、信任、包。写法见 tooling/scenarios/data.ts。
-import { call, text, toolUse } from "../script.ts";
+import { call, text, toolUse } from "../screenplay.ts";
 import type { Scenario } from "./shape.ts";
 
 export const PARTS: Scenario[] = [

@@ -4,7 +4,7 @@
 import { type Feature, has, introducedIn } from "../features.ts";
 import { lessonNumber } from "../course.ts";
 import type { Msg, RuntimeEventLike } from "../lesson.ts";
-import type { Step } from "../script.ts";
+import type { Step } from "../screenplay.ts";
 
 // ── 场景数据的形状 ───────────────────────────────────────
 /** 工具干什么：默认回显参数（`名字:参数1,参数2`）。 */

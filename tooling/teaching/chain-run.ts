@@ -8,10 +8,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import { echoTool, makeAgent, scriptedProvider } from "../agent.ts";
+import { echoTool, makeAgent, scriptedProvider } from "../assemble-agent.ts";
 import { ROOT } from "../course.ts";
 import type { Event, LessonModule, Loader, Msg } from "../lesson.ts";
-import { call, text, toolUse } from "../script.ts";
+import { call, text, toolUse } from "../screenplay.ts";
 
 /** A step comment: `// ① …`, `// ⑤⑥ …`, `// ②–⑦ …` (the circled digits that open the comment, a dash spans a range). */
 export type StepComment = { line: number; steps: number[]; listed: number[]; text: string };

@@ -1,67 +1,56 @@
-/**
- * Teaching check: 链路的步骤 (the root README's section `## 一轮对话的完整链路`, against a real run of s12: chain-run.ts).
- * What a writer must do to pass:
- *
- *   The section's step table (first header cell 「步骤」) numbers every row with circled digits (`①`, or `⑤⑥` for a row that
- *   is two steps), ① upward without gaps, in table order; its function column (header with 「函数」) names in backticks s12
- *   functions that run in a turn. The numbers follow the run: a step happens where the last of its functions is first
- *   entered, in a turn that asks for one tool and then answers, and each step happens after the one before it.
- *   A circled digit is a step and nothing else: a rule's parts are not written `R4 ①` in this section.
- *   The Mermaid diagram numbers the same steps in its node labels; from its first node, the arrows reach ① before any
- *   other step, and every step is reached from the step before it; an arrow back to an earlier step only closes a loop.
- *   It draws every other way a turn ends (refused, could not start, asked maxTurns times): a node reachable from the first
- *   node quotes what s12 answers then (`agent is already processing a prompt`, without `error: ` and details after `:`).
- *   s12's code.ts says where each step happens with a comment above the statement that does it: `// ③ …` (or `// ②③ …`
- *   for a statement that does two). Each step is marked so, one by one; a range `// ②–⑦ …` above a call that does several
- *   in order may sum them up, but marks none. Each mark is passed in the run, before its steps happen, and the first
- *   step to happen after it is the mark's first. No comment writes a rule's part as `R4 ①`.
- */
+// 教学检查：链路的步骤（根 README 的「一轮对话的完整链路」，chain-section.ts 读出来），对着 s12 真跑的一轮（chain-run.ts）查。
+// 写的人要做到：
+//
+//   这一节的步骤表（表头第一格是「步骤」）每一行用圆圈数字编号（`①`，一行是两步就写 `⑤⑥`），从 ① 起按表的先后不缺不重；
+//   函数那一栏（表头里有「函数」）用反引号写这一轮里跑到的 s12 函数。编号跟着真跑的先后：一步发生在它的函数里最后一个
+//   第一次被调用的时候（这一轮要一次工具再回答），每一步都在上一步之后。圆圈数字只当步骤用：这一节里不把规则的一部分写成 `R4 ①`。
+//   Mermaid 图的框里标着同样的步骤；从第一个框顺着箭头先到 ①，每一步都走得到下一步，往回的箭头只用来画循环。
+//   别的收场（被拒绝、备不齐输入、问满了 maxTurns 次）都画出来：从第一个框走得到的某个框引着 s12 那时的回话
+//   （`agent is already processing a prompt`，去掉 `error: ` 和 `:` 之后的细节）。
+//   s12 的 code.ts 在做这一步的语句上方写注释 `// ③ …`（一条语句做两步就写 `// ②③ …`），每一步都这样标一次；
+//   一次调用按先后做好几步时，可以写一个范围 `// ②–⑦ …` 概括，但它不算标了哪一步。每条注释在这一轮里跑得到，
+//   在它标的步骤之前，注释之后最先发生的就是它标的第一步。注释里也不把规则的一部分写成 `R4 ①`。
 import { parseMermaid } from "beautiful-mermaid";
-import type { Nodes, Table } from "mdast";
-import { toString } from "mdast-util-to-string";
 import ts from "typescript";
-import { lineOf, parseReadme, partsOf, walk } from "../markdown.ts";
+import { lineOf, walk } from "../markdown.ts";
 import { identifiersIn } from "../names.ts";
-import { CHAIN_HEADING, callables } from "./chain.ts";
+import { callables } from "./chain-names.ts";
+import { CHAIN_HEADING, type ChainSection, readChainSection } from "./chain-section.ts";
 import { type ChainRun, lineComments, stepsOf } from "./chain-run.ts";
 import { mermaidNodes } from "./diagram.ts";
 
 const CIRCLE = (k: number): string => String.fromCodePoint(0x2460 + k - 1);
 const showSteps = (steps: readonly number[]): string => steps.map(CIRCLE).join("");
-/** A rule code with a circled digit after it: `R4 ①`. */
+/** 后面跟着圆圈数字的规则编号：`R4 ①`。 */
 const RULE_DIGIT = /(?<![A-Za-z0-9_-])((?:R|U|D|F)\d+(?:\.\d+)?)\s*([\u2460-\u2473])/g;
 
-/** The wording a turn's answer is quoted by: without `error: `, up to the first `:` or `,`. */
+/** 图里引一轮回话时用的字：去掉 `error: `，到第一个 `:` 或 `,` 为止。 */
 export const endingWording = (content: string): string => content.replace(/^error:\s*/, "").split(/[:,]/)[0]?.trim() ?? "";
 
 type Row = { line: number; first: string; steps: number[]; functions: string[] };
 
-function stepTable(nodes: readonly Nodes[]): Row[] | undefined {
-  let table: Table | undefined;
-  walk(nodes, (n) => {
-    if (table === undefined && n.type === "table" && toString(n.children[0]?.children[0] ?? { type: "text", value: "" }).trim() === "步骤") table = n;
-  });
-  if (table === undefined) return undefined;
-  const [head, ...rows] = table.children;
-  const fnColumn = head?.children.findIndex((c) => toString(c).includes("函数")) ?? -1;
-  return rows.map((row) => {
-    const first = toString(row.children[0] ?? { type: "text", value: "" }).trim();
+/** 步骤表的每一行：第一格的编号，函数那一栏里反引号写的名字。 */
+function stepRows(table: NonNullable<ChainSection["table"]>): Row[] {
+  const fnColumn = table.header.findIndex((c) => c.includes("函数"));
+  return table.rows.map((row) => {
+    const first = row.text[0] ?? "";
     const functions: string[] = [];
-    walk(fnColumn >= 0 && row.children[fnColumn] ? [row.children[fnColumn]] : [], (n) => {
+    const cell = fnColumn >= 0 ? row.cells[fnColumn] : undefined;
+    walk(cell === undefined ? [] : [cell], (n) => {
       if (n.type === "inlineCode") functions.push(...identifiersIn(n.value.replace(/"[^"]*"|'[^']*'/g, " ")));
     });
-    return { line: lineOf(row), first, steps: stepsOf(first), functions };
+    return { line: row.line, first, steps: stepsOf(first), functions };
   });
 }
 
 export function checkChainSteps(readme: string, finalCode: string, run: ChainRun): string[] {
   const say = (what: string): string => `README.md ${CHAIN_HEADING}: ${what}`;
-  const part = partsOf(parseReadme(readme)).find((p) => p.name.startsWith(CHAIN_HEADING));
-  if (part === undefined) return [say("section missing")];
+  const chain = readChainSection(readme);
+  if (chain === undefined) return [say("section missing")];
   const out: string[] = [];
 
-  // ── rule markers ──
-  walk(part.nodes, (n) => {
+  // ── 写成 `R4 ①` 的规则 ──
+  walk(chain.section.nodes, (n) => {
     if (n.type !== "text" && n.type !== "inlineCode" && n.type !== "code") return;
     for (const m of n.value.matchAll(RULE_DIGIT)) {
       const line = lineOf(n) + (n.type === "code" ? 1 : 0) + (n.value.slice(0, m.index).match(/\n/g)?.length ?? 0);
@@ -69,9 +58,9 @@ export function checkChainSteps(readme: string, finalCode: string, run: ChainRun
     }
   });
 
-  // ── the step table, against the run ──
-  const rows = stepTable(part.nodes);
-  if (rows === undefined) return [...out, say("no step table (a table whose first header cell is 步骤)")];
+  // ── 步骤表，对着真跑的一轮 ──
+  if (chain.table === undefined) return [...out, say("no step table (a table whose first header cell is 步骤)")];
+  const rows = stepRows(chain.table);
   for (const r of rows) if (r.steps.length === 0) out.push(say(`line ${r.line}: the step table's row 「${r.first}」 has no step number: number every step (①, ②, …)`));
   const numbered = rows.filter((r) => r.steps.length > 0);
   const all = numbered.flatMap((r) => r.steps);
@@ -83,7 +72,7 @@ export function checkChainSteps(readme: string, finalCode: string, run: ChainRun
   run.trace.forEach((e, i) => {
     if (e.kind === "call" && !firstCall.has(e.name)) firstCall.set(e.name, i);
   });
-  /** Where a row's step happens in the run: when the last of its functions is first entered. */
+  /** 一行的步骤在这一轮里发生在哪：它的函数里最后一个第一次被调用的时候。 */
   const at = new Map<number, { index: number; fn: string }>();
   for (const r of numbered) {
     const observed = r.functions.filter((f) => fns.has(f) && firstCall.has(f));
@@ -106,15 +95,12 @@ export function checkChainSteps(readme: string, finalCode: string, run: ChainRun
   }
   const tableOk = out.length === beforeOrder && !out.some((m) => m.includes("step table") || m.includes("names no s12 function"));
 
-  // ── the diagram ──
-  let diagram: { body: string; line: number } | undefined;
-  walk(part.nodes, (n) => {
-    if (diagram === undefined && n.type === "code" && n.lang === "mermaid") diagram = { body: n.value, line: lineOf(n) };
-  });
+  // ── 链路图 ──
+  const { diagram } = chain;
   if (diagram === undefined) out.push(say("no ```mermaid diagram of the chain"));
   else out.push(...checkDiagram(diagram.body, diagram.line, steps, run).map(say));
 
-  // ── the step comments of s12's code.ts (against the table; when the table itself is off, that is the fault to fix first) ──
+  // ── s12 code.ts 里的步骤注释（对着表查；表本身不对时，先改表） ──
   if (tableOk) out.push(...checkComments(run, at, steps).map(say));
   const sf = ts.createSourceFile("code.ts", finalCode, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   for (const c of lineComments(sf).values()) {
@@ -136,7 +122,7 @@ function checkDiagram(body: string, line: number, steps: readonly number[], run:
     if (s.length > 0) stepsAt.set(id, s);
   }
   const nodesOf = (k: number): string[] => [...stepsAt].filter(([, s]) => s.includes(k)).map(([id]) => id);
-  /** Nodes reachable from `from`; with `stopAtSteps`, numbered nodes are reached but not walked through. */
+  /** 从 `from` 走得到的框；`stopAtSteps` 时走到标了步骤的框就停，不再往下走。 */
   const reach = (from: readonly string[], stopAtSteps: boolean): Set<string> => {
     const seen = new Set<string>();
     const todo = from.flatMap((id) => next.get(id) ?? []);

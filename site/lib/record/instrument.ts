@@ -219,7 +219,7 @@ function wrapPackages(mod: LessonModule, wrapped: LessonModule, rec: Recorder, p
 }
 
 /** 这一课模块的包装：入口和几个类换成会记录的版本，这一课没有的零件不包，其余原样。 */
-export function instrument(mod: LessonModule, rec: Recorder): LessonModule {
+export function wrapLesson(mod: LessonModule, rec: Recorder): LessonModule {
   const wrapped: LessonModule = { ...mod };
   const packageTools: string[] = [];
   wrapped.createFakeProvider = () => recordingProvider(mod.createFakeProvider(), rec);
