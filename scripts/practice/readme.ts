@@ -97,7 +97,8 @@ export function firstFailurePart(report: string): string | undefined {
 }
 
 /**
- * 「试一下」里的「自己写一遍」说的是真的：「工作原理」开头让读者选先读还是先写（choiceProblems）；有这一小节；一个 bash 块恰好是 `npm run practice -- sNN` 和
+ * 「试一下」里的「自己写一遍」说的是真的：「工作原理」开头让读者选先读还是先写（choiceProblems）；有这一小节；
+ * 正文说了改一次文件多久看到报告、用 `npm run bench:check -- sNN` 量的；一个 bash 块恰好是 `npm run practice -- sNN` 和
  * `npm run check -- sNN` 两行；正文的行内代码点到了每一处空白（函数名，或空白所在的小函数名）；
  * 一个有序列表按顺序列出阶段表（tooling/stages.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
  * 后面的 text 块是学习者第一次 check 看到的那一段。output 给了（真跑了一次 check），text 块就得和它一字不差。
@@ -118,6 +119,9 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
     out.push(say(`the bash block must be exactly the two commands ${commands.map((c) => `\`${c}\``).join(" and ")}, got ${JSON.stringify(lines)}`));
   }
   const codes = part.prose;
+  // 改一次文件多久看到报告（issue 31）：数字是量出来的，写明怎么复测
+  const bench = `npm run bench:check -- ${id}`;
+  if (!codes.includes(bench)) out.push(say(`does not say how long a check takes after an edit, measured with \`${bench}\``));
   for (const stub of stubs) {
     const name = stub.name.split(/ › |\./).at(-1) ?? stub.name;
     const word = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);

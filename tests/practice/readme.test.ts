@@ -46,6 +46,7 @@ describe("「自己写一遍」的检查会失败", () => {
     { what: "工作原理开头没让读者选先读还是先写", readme: text.replace(/^> 两种读法.*\n\n/m, ""), message: /工作原理: must open with the choice/ },
     { what: "选的那一行没说怎么要提示", readme: text.replace("`npm run hint -- s04`", "`npm run hint`"), message: /missing `npm run hint -- s04`/ },
     { what: "选的那一行不在工作原理的开头", readme: text.replace(/^(> 两种读法.*)\n\n(这一节的零件.*)$/m, "$2\n\n$1"), message: /工作原理: must open with the choice/ },
+    { what: "没说改一次文件多久看到报告", readme: text.replace(/^改一次文件，多久看到报告.*\n/m, ""), message: /how long a check takes after an edit/ },
     { what: "命令写成了别的课", readme: text.replace("npm run check -- s04", "npm run check -- s03"), message: /exactly the two commands/ },
     { what: "漏说了一处空白", readme: text.replace("`recordToolCalls`、", ""), message: /`recordToolCalls`.*not named/ },
     { what: "阶段列错了顺序", readme: text.replace(`1. **${stages[0].title}**`, "1. **别的**").replace(`2. **${stages[1].title}**`, `2. **${stages[0].title}**`), message: /numbered list must name the 3 stages/ },
