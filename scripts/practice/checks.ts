@@ -353,7 +353,10 @@ async function checkCourseTests(id: string, file: string, tally: Tally, started:
   const sorted = [...run.tests].sort((a, b) => order.indexOf(a.file) - order.indexOf(b.file) || a.line - b.line);
   const groups = stages.map((_, i) => sorted.filter((t) => stageOfTest(map, id, t) === i + 1));
   const hungAt = run.hung === undefined ? undefined : stageOfTest(map, id, run.hung);
-  const failedAt = groups.findIndex((g) => g.length === 0 || g.some((t) => t.state === "failed")) + 1 || undefined;
+  // 卡住时检查是被杀掉的：排在卡住的那个 worker 后面的测试文件还没轮到，连收集都没收集，它们的阶段就是空的。
+  // 这时空不说明检查器和测试对不上，只说明没跑到；没卡住时一个阶段一个测试都没有，才是对不上
+  const expected = (i: number): number => (map[id]?.stages ?? []).filter((_, at) => Math.max(1, at) === i + 1).reduce((n, keys) => n + keys.length, 0);
+  const failedAt = groups.findIndex((g) => (g.length === 0 && run.hung === undefined) || g.some((t) => t.state === "failed")) + 1 || undefined;
   const currentAt = Math.min(hungAt ?? Infinity, failedAt ?? Infinity);
   if (currentAt === Infinity) {
     // 每个测试都过了：测试之外还有没人接的错误（比如定时器里抛的），算在最后一个阶段
@@ -372,8 +375,9 @@ async function checkCourseTests(id: string, file: string, tally: Tally, started:
     if (k > currentAt) break;
     const finished = g.filter((t) => t.state === "passed" || t.state === "failed");
     if (k < currentAt) {
-      if (finished.length === g.length) tally.pass(names[i], `${g.length} 个全过`);
-      else tally.skip(names[i], `检查停了，跑完的 ${finished.length} 个都过了（一共 ${g.length} 个）`);
+      const total = Math.max(g.length, expected(i));
+      if (finished.length === total) tally.pass(names[i], `${g.length} 个全过`);
+      else tally.skip(names[i], finished.length === 0 ? `检查停了，这一阶段的 ${total} 个还没跑到` : `检查停了，跑完的 ${finished.length} 个都过了（一共 ${total} 个）`);
       continue;
     }
     const stage = stages[i];

@@ -84,7 +84,9 @@ describe.concurrent("每一课的练习", () => {
           expect(outcome.ok, text).toBe(false);
           expect(status(outcome).slice(0, 2), "a mistake must type-check and keep the API, or it proves nothing about the mechanism").toEqual(["pass", "pass"]);
           expect(outcome.stage?.current, `${stub.name} is a stage ${k} stub: a mistake in it must stop check at stage ${k}, not later\n${text}`).toBe(k);
-          expect(status(outcome).slice(2, 2 + k), text).toEqual([...Array<string>(k - 1).fill("pass"), "fail"]);
+          // 前面的阶段都过了；卡住时检查是被杀掉的，前面阶段排在卡住的测试后面的那些还没跑到，记成「检查停了」，但绝不是没过
+          const hung = outcome.first?.title.startsWith("卡住了") === true;
+          expect(status(outcome).slice(2, 2 + k), text).toEqual([...status(outcome).slice(2, 1 + k).map((s) => (hung && s === "skip" ? "skip" : "pass")), "fail"]);
           expect(text).toContain(`你在第 ${k} 阶段（共 ${stages.length} 个）：${stage?.title}`);
           expect(finding(outcome), text).toMatch(mistake.caught);
           expect(finding(outcome), "a written stage must not stop at its own or an earlier stub").not.toMatch(/跑到了还空着的地方|^还空着：/m);
