@@ -255,17 +255,21 @@ forLessonsFrom("sessionTree", (_id, load) => {
   });
 });
 
+/** 一问、一条要工具的回答、一条工具结果，挂成一条链；交回 append 给的三个节点。 */
+const toolExchange = (tree: InstanceType<LessonModule["SessionTree"]>) => [
+  tree.append({ role: "user", content: "q" }),
+  tree.append({ role: "assistant", content: "look", stopReason: "toolUse" }),
+  tree.append({ role: "toolResult", toolCallId: "c1", content: "r" }),
+];
 
 forLessonsFrom("sessionTree", (_id, load) => {
   it("SessionTree 交出去的都是拷贝：改 append 交回的节点、改 allEntries 交出的数组和节点，树里存的都不变；id 按追加的先后编号", async () => {
     const { SessionTree } = await load();
     const tree = new SessionTree();
-    const a = tree.append({ role: "user", content: "a" });
-    tree.append({ role: "assistant", content: "b", stopReason: "toolUse" });
-    tree.append({ role: "toolResult", toolCallId: "c1", content: "r" });
+    const [a] = toolExchange(tree);
     const stored = [
-      { id: "e1", parentId: null, role: "user", content: "a" },
-      { id: "e2", parentId: "e1", role: "assistant", content: "b", stopReason: "toolUse" },
+      { id: "e1", parentId: null, role: "user", content: "q" },
+      { id: "e2", parentId: "e1", role: "assistant", content: "look", stopReason: "toolUse" },
       { id: "e3", parentId: "e2", role: "toolResult", content: "r", toolCallId: "c1" },
     ];
     expect(tree.allEntries()).toEqual(stored);
@@ -281,9 +285,7 @@ forLessonsFrom("sessionTree", (_id, load) => {
   it("currentPath 直接调用：从指针所在的节点走回根，交出从根到叶子的消息，stopReason、toolCallId 原样还原；moveTo 之后走的是那一支，另一支还在；交出的是新拼的消息", async () => {
     const { SessionTree } = await load();
     const tree = new SessionTree();
-    const root = tree.append({ role: "user", content: "q" });
-    tree.append({ role: "assistant", content: "look", stopReason: "toolUse" });
-    tree.append({ role: "toolResult", toolCallId: "c1", content: "r" });
+    const [root, , leaf] = toolExchange(tree);
     const first = [
       { role: "user", content: "q" },
       { role: "assistant", content: "look", stopReason: "toolUse" },
@@ -291,11 +293,10 @@ forLessonsFrom("sessionTree", (_id, load) => {
     ];
     expect(tree.currentPath()).toEqual(first);
     tree.currentPath()[0].content = "changed";
-    const leaf = tree.allEntries().at(-1)?.id ?? "";
     tree.moveTo(root.id);
     tree.append({ role: "assistant", content: "other", stopReason: "stop" });
     expect(tree.currentPath()).toEqual([{ role: "user", content: "q" }, { role: "assistant", content: "other", stopReason: "stop" }]);
-    tree.moveTo(leaf);
+    tree.moveTo(leaf.id);
     expect(tree.currentPath()).toEqual(first);
   });
 
