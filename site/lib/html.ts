@@ -21,10 +21,12 @@ function displayWidth(text: string): number {
 
 /**
  * 长行的折行缩进：` style=--i:4`（这一行开头的空格数）。折下来的续行从这一行代码的开头再往里缩，一眼看得出是同一行；
- * 短行不加（它们在折行的宽度下放得下），页面不为它多一个字节。html 是一行高亮好（或只转义过）的代码。
+ * 短行和没有缩进的长行不加（前者放得下，后者的缩进就是样式表的默认值 0），页面不为它多一个字节。html 是一行高亮好（或只转义过）的代码。
  */
 export function wrapIndent(html: string): string {
   const text = html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&amp;/g, "&");
   if (displayWidth(text) <= WRAP_FROM) return "";
-  return ` style=--i:${/^ */.exec(text)?.[0].length ?? 0}`;
+  // 没有缩进的长行不写：样式表里 var(--i, 0) 本来就是 0
+  const indent = /^ */.exec(text)?.[0].length ?? 0;
+  return indent === 0 ? "" : ` style=--i:${indent}`;
 }

@@ -222,6 +222,7 @@ describe("网站生成器：页面的分量和长行", () => {
     const indent = "    ";
     expect(wrapIndent(`${indent}${"x".repeat(WRAP_FROM - indent.length)}`)).toBe("");
     expect(wrapIndent(`${indent}${"x".repeat(WRAP_FROM)}`)).toBe(" style=--i:4");
+    expect(wrapIndent("x".repeat(WRAP_FROM + 1)), "no indent: the stylesheet's default 0").toBe("");
     expect(wrapIndent(`  <k-1>${"中".repeat(WRAP_FROM / 2)}</k-1>`)).toBe(" style=--i:2");
     expect(wrapIndent(`<k-0>${"&lt;".repeat(WRAP_FROM)}</k-0>`)).toBe("");
     expect(escapeText('a < b && "c" > d')).toBe('a &lt; b &amp;&amp; "c" > d');
