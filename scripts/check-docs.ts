@@ -1,9 +1,9 @@
 /**
- * npm run check:docs — the lesson READMEs against EVOLUTION.md §6, the same checks as tests/docs.test.ts, for README writers.
+ * npm run docs:check — the lesson READMEs against EVOLUTION.md §6, the same checks as tests/docs.test.ts, for README writers.
  *
- *   npm run check:docs -- s03          one lesson
- *   npm run check:docs -- s03 s04      several
- *   npm run check:docs                 every lesson folder, README.en.md against README.md, and the root README's chain
+ *   npm run docs:check -- s03          one lesson
+ *   npm run docs:check -- s03 s04      several
+ *   npm run docs:check                 every lesson folder, README.en.md against README.md, and the root README's chain
  *                                      against s12 (the same checks as tests/teaching.test.ts's 根 README)
  *
  * Prints one violation per line (or "sNN README: ok") and exits 1 when there is any violation.

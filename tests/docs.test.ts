@@ -1,6 +1,6 @@
 // 每课的 README 对照 EVOLUTION.md §6：模板、试一下、接入主线、幽灵名词、词汇纪律、Pi 源码溯源、Pi 边界的依据、代码片段、
 // 禁用的套话、叙事里不写编号、s04 的 run 报错表。检查在 tooling/docs/，一条规则一个文件；每条检查也在改坏的样例
-// （tests/fixtures/docs/bad/*.md）上跑一遍，证明它会失败。手动查一课：npm run check:docs -- s03。
+// （tests/fixtures/docs/bad/*.md）上跑一遍，证明它会失败。手动查一课：npm run docs:check -- s03。
 // run 报错表的读法在 tests/error-table.test.ts，「试一下」的命令在 tests/try-it-commands.test.ts，英文入口在 tests/english-readme.test.ts。
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -8,7 +8,7 @@
  * runs commands through the injected `context.run`). Real READMEs and the fixtures under tests/fixtures/docs/ go
  * through the same functions (context.ts loads either). Messages always start with `sNN README …`.
  * The README is read as a Markdown syntax tree (tooling/markdown.ts); names in it as spans.ts says.
- * Check one lesson by hand: `npm run check:docs -- s03`.
+ * Check one lesson by hand: `npm run docs:check -- s03`.
  *
  * Not a lesson check, so not in CHECKS: english-readme.ts compares README.en.md with the root README (commands, lesson
  * table); tests/docs.test.ts runs it.
