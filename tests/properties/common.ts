@@ -57,6 +57,9 @@ export function watchUnhandled(): { stop: () => unknown[] } {
   };
 }
 
+/** 等一轮宏任务（20 毫秒）：没人接的 Promise 失败在这之前报给 watchUnhandled。 */
+export const waitForUnhandled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
 /** 这个值会不会被当成 Promise（有 then 方法，读 then 本身不抛错）。 */
 export const thenable = (v: unknown): boolean => {
   try {
