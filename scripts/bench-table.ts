@@ -172,7 +172,7 @@ async function startUp(): Promise<void> {
     console.log(`
 The launcher is the command without its file (and without a --import zod preload); "same launcher" divides by that
 launcher running the one-line file. What the demo adds on top of tsx is almost all the import of zod, whose ~95 modules
-each pass through tsx's loader hooks; npm run sNN and npm start import zod before tsx registers them. See the README's 性能 section.`);
+each pass through tsx's loader hooks; npm run sNN and npm start import zod before tsx registers them. See tooling/bench/README.md (第二张).`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

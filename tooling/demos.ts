@@ -77,7 +77,7 @@ export async function runAllDemos(root: string): Promise<Record<string, RunResul
 // ── 试一下的命令：npm run s03 / npm start / npx tsx … 解析成 tsx 要跑的文件 ───────────────────────
 /**
  * 用 tsx 跑一课文件的脚本：`tsx <file> …`，或者预先载入里有 tsx 的 `node --import … <file> …`（`node --import zod --import tsx`：
- * zod 在 tsx 的钩子之前载入，见根 README 的「性能」一节）。→ 文件和参数。
+ * zod 在 tsx 的钩子之前载入，见 tooling/bench/README.md 的「第二张」）。→ 文件和参数。
  */
 function launchedFile(words: string[]): string[] | undefined {
   if (words[0] === "tsx") return words.slice(1);
