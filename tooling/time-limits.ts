@@ -4,8 +4,8 @@ import ts from "typescript";
 
 const TEST_CALLS = new Set(["it", "test", "describe", "suite", "bench", "beforeAll", "afterAll", "beforeEach", "afterEach", "aroundAll", "aroundEach"]);
 
-/** `it.each(xs)(…)`、`describe.skip(…)` 这种写法最左边的名字。 */
-function rootName(expr: ts.Expression): string | undefined {
+/** `it.each(xs)(…)`、`describe.skip(…)` 这种写法最左边的名字（tooling/repo/length-limits.ts 也用它认测试）。 */
+export function testCallRoot(expr: ts.Expression): string | undefined {
   let e: ts.Expression = expr;
   while (ts.isPropertyAccessExpression(e) || ts.isCallExpression(e)) e = e.expression;
   return ts.isIdentifier(e) ? e.text : undefined;
@@ -27,7 +27,7 @@ export function ownTimeLimits(source: string): string[] {
   };
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
-      const name = rootName(node.expression);
+      const name = testCallRoot(node.expression);
       const callee = node.expression;
       if (name === "vi" && ts.isPropertyAccessExpression(callee) && callee.name.text === "setConfig" && hasProperty(node.arguments[0], ["testTimeout", "hookTimeout"])) report(node);
       else if (name !== undefined && TEST_CALLS.has(name) && !(ts.isPropertyAccessExpression(callee) && ["each", "for"].includes(callee.name.text))) {
