@@ -2,7 +2,7 @@
 // 改了课文件之后跑；这些文件的 diff 就是这一课的 API 变化，评审时看得见。
 import { buildApiReports } from "../tooling/api/extract.ts";
 import { API_DIR } from "../tooling/course.ts";
-import { writeGeneratedJson } from "./generated.ts";
+import { writeGeneratedJson } from "../tooling/generated-json.ts";
 
 const { reports, diagnostics } = buildApiReports();
 for (const [id, errors] of Object.entries(diagnostics)) {

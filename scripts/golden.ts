@@ -2,12 +2,12 @@
 // 黄金文件进版本库，评审时每一处变化都看得见；tests/golden.test.ts 拿它和每一课现跑的轨迹比。
 // 不在 tooling/scenarios/data.ts 里的旧黄金文件会被删掉。
 import { lessonNumber } from "../tooling/course.ts";
+import { writeGeneratedJson } from "../tooling/generated-json.ts";
 import { importLesson } from "../tooling/lesson.ts";
 import { SCENARIOS } from "../tooling/scenarios/data.ts";
 import { GOLDEN_DIR } from "../tooling/scenarios/golden.ts";
 import { runScenario } from "../tooling/scenarios/run.ts";
 import { scenarioNeeds } from "../tooling/scenarios/shape.ts";
-import { writeGeneratedJson } from "./generated.ts";
 
 const files = new Map<string, unknown>();
 for (const scenario of SCENARIOS) {

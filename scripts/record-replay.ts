@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { recordReplay, replayLessons } from "../site/lib/record/replay.ts";
 import { LESSONS, ROOT } from "../tooling/course.ts";
-import { writeGeneratedJson } from "./generated.ts";
+import { writeGeneratedJson } from "../tooling/generated-json.ts";
 
 const lessons = replayLessons(LESSONS);
 const files = new Map<string, unknown>();

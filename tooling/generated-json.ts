@@ -2,7 +2,7 @@
 // 多出来的旧文件删掉，每处变化打印一行，评审时一眼看到改了什么。
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { ROOT } from "../tooling/course.ts";
+import { ROOT } from "./course.ts";
 
 /** 把 files（文件名 → 数据）写成 dir 下的 JSON；返回写了或删了几个文件。 */
 export function writeGeneratedJson(dir: string, files: Map<string, unknown>): number {
