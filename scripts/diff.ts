@@ -31,7 +31,7 @@ export function signatureText(sig: string): string {
   return sig;
 }
 
-/** One member as it is written inside a type: `name?: T`, `readonly name: T`, `name(a: A): R`. */
+/** 类型里写着的一个成员：`name?: T`、`readonly name: T`、`name(a: A): R`。 */
 export function memberText(name: string, value: string): string {
   const prop = /^(readonly )?(\?)?: (.*)$/s.exec(value);
   if (prop) return `${prop[1] ?? ""}${name}${prop[2] ?? ""}: ${prop[3]}`;
@@ -39,10 +39,10 @@ export function memberText(name: string, value: string): string {
   return `${name}${optional}${signatureText(value.slice(optional.length))}`;
 }
 
-/** The keys of `owner` in a report (tags excluded). */
+/** 报告里 `owner` 的键（标签除外）。 */
 const keysOf = (report: ApiReport, owner: string): string[] => Object.keys(report).filter((k) => !isTag(k) && ownerOf(k) === owner);
 
-/** `{ type: "tool_call"; call: ToolCall }`: the object members under `prefix` (`X.` or `X[type="a"].`). */
+/** `{ type: "tool_call"; call: ToolCall }`：`prefix`（`X.` 或 `X[type="a"].`）下面的对象成员。 */
 function objectText(report: ApiReport, prefix: string): string {
   const members = Object.keys(report)
     .filter((k) => k.startsWith(prefix) && !k.slice(prefix.length).includes("."))
@@ -50,14 +50,14 @@ function objectText(report: ApiReport, prefix: string): string {
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
 }
 
-/** A union member key's text: `"toolUse"`, `ToolResultMessage`, or the variant object `{ type: "a"; … }`. */
+/** 一个联合成员的键写成文字：`"toolUse"`、`ToolResultMessage`，或变体对象 `{ type: "a"; … }`。 */
 function unionMemberText(report: ApiReport, key: string): string {
   const owner = ownerOf(key);
   const member = key.slice(owner.length + 1);
   return /^\[.*\]$/.test(member) ? objectText(report, `${owner}${member}.`) : (report[key] ?? member);
 }
 
-/** A whole declaration as a reader writes it: `type ToolCall = { … }`, `class ToolRegistry { … }`, `function f(…): R`. */
+/** 照读者写的样子写出一整个声明：`type ToolCall = { … }`、`class ToolRegistry { … }`、`function f(…): R`。 */
 export function declarationText(report: ApiReport, owner: string): string {
   const kind = (report[owner] ?? "").replace(/^export /, "");
   const keys = keysOf(report, owner);
@@ -82,7 +82,7 @@ export function declarationText(report: ApiReport, owner: string): string {
   return `${head}${objectText(report, `${owner}.`)}`;
 }
 
-/** A report key as a reader names it: `ToolRegistry.run`, `StopReason` 的成员 `"toolUse"`, `new ExtensionRuntime(…)`. */
+/** 读者怎么称呼报告里的一个键：`ToolRegistry.run`、`StopReason` 的成员 `"toolUse"`、`new ExtensionRuntime(…)`。 */
 export function keyText(report: ApiReport, key: string): string {
   const owner = ownerOf(key);
   const rest = key.slice(owner.length);
@@ -97,7 +97,7 @@ export function keyText(report: ApiReport, key: string): string {
   return `${owner}${rest}`;
 }
 
-/** What a key adds to a declaration that already existed, as one line: a member, a union member with its fields. */
+/** 一个键给已有的声明加了什么，写成一行：一个成员，或一个联合成员连同它的字段。 */
 function addedText(report: ApiReport, key: string): string {
   const owner = ownerOf(key);
   const rest = key.slice(owner.length);
@@ -106,7 +106,7 @@ function addedText(report: ApiReport, key: string): string {
   return keyText(report, key);
 }
 
-/** A changed key: `AgentState.messages: AgentMessage[] → SessionTree`, `ResourceLoader.load(): … → ResourceLoader.load(trust: ProjectTrust): …`. */
+/** 改了的键：`AgentState.messages: AgentMessage[] → SessionTree`、`ResourceLoader.load(): … → ResourceLoader.load(trust: ProjectTrust): …`。 */
 function changeText(prev: ApiReport, report: ApiReport, key: string, from: string, to: string): string {
   const owner = ownerOf(key);
   const rest = key.slice(owner.length);
@@ -119,7 +119,7 @@ function changeText(prev: ApiReport, report: ApiReport, key: string, from: strin
 }
 
 // ── 一课相对上一课 ─────────────────────────────────────────
-/** The API part of `npm run diff`: s01's whole API, or what `id` adds and changes relative to `prev`. */
+/** `npm run diff` 的 API 部分：s01 的整个 API，或 `id` 比 `prev` 多了、改了什么。 */
 export function apiLines(id: string, report: ApiReport, prev: ApiReport | undefined): string[] {
   const out: string[] = [];
   if (prev === undefined) {
@@ -130,7 +130,7 @@ export function apiLines(id: string, report: ApiReport, prev: ApiReport | undefi
   }
   const { added, removed, changed } = diffReports(prev, report);
   const newDecls = added.filter((k) => ownerOf(k) === k);
-  // a new declaration is printed whole; a new union member carries its own fields
+  // 新的声明整个打出来；新的联合成员带着它自己的字段
   const covered = (k: string): boolean =>
     newDecls.includes(ownerOf(k)) || added.some((v) => v !== k && /\|\[.*\]$/.test(v) && k.startsWith(`${ownerOf(v)}${v.slice(ownerOf(v).length + 1)}.`));
   const grown = added.filter((k) => !isTag(k) && !covered(k));
@@ -148,7 +148,7 @@ export function apiLines(id: string, report: ApiReport, prev: ApiReport | undefi
   return out;
 }
 
-/** The code part: every line of s01, or the lines `id` adds and removes relative to `prev`. */
+/** 代码部分：s01 的每一行，或 `id` 比 `prev` 多了、少了的行。 */
 export function codeLines(prevCode: string | undefined, code: string): string[] {
   const lines = diffLines(prevCode ?? "", code).filter((d) => prevCode !== undefined || d.kind !== "del");
   const adds = lines.filter((d) => d.kind === "add");
@@ -164,7 +164,7 @@ export function codeLines(prevCode: string | undefined, code: string): string[] 
 /** `--api`：只打印 API 的变化，代码行一行也不打印（练习时看接口不看答案）。 */
 export const API_ONLY = "--api";
 
-/** One lesson as `npm run diff` prints it: the API part, then the code lines (or, with apiOnly, only how many there are). */
+/** `npm run diff` 打出的一课：先是 API 部分，然后是代码行（apiOnly 时只说有几行）。 */
 export function lessonDiff(id: string, prev: { id: string; report: ApiReport; code: string } | undefined, report: ApiReport, code: string, apiOnly = false): string {
   const head = prev === undefined ? `# ${id}（地基）\n` : `# ${prev.id} → ${id}\n`;
   const lines = codeLines(prev?.code, code);

@@ -1,19 +1,17 @@
 /**
- * Pi name index: 从 npm 上 Pi 1.6.0 的三个发布包里抽出"真实存在的"文件路径和名字，
+ * Pi 名字索引：从 npm 上 Pi 1.6.0 的三个发布包里抽出"真实存在的"文件路径和名字，
  * 写入 tooling/pi-index.json（读它的是 tooling/pi-index.ts），供文档测试核对课程 README 里引用的 Pi 标识符与路径。
  *
- * Run: npm run gen:pi-index   (needs network for `npm pack`; installs nothing)
+ * 用法：npm run gen:pi-index（`npm pack` 要联网；什么都不安装）
  *
- * Output keys:
- *   files     repo source path -> exported names (+ public `Class.member`), from dist/**\/*.d.ts
- *   reexports repo source path -> module specifiers of `export * from "..."`
- *   internal  repo source path -> real but non-exported names (top-level decls in dist/**\/*.js,
- *             non-exported decls in .d.ts, private/protected/JS-only class members)
- *   docs      shipped docs/examples/README/CHANGELOG as repo paths
- *   names     every name of `files` and `internal` -> the repo source paths that define it, so a README
- *             that says "`path` 里的 `Name`" can be checked against the file it names
- *   literals  every string literal type of the declarations (event and kind names such as agent_start),
- *             so a README may name them too
+ * 输出的几个键：
+ *   files     仓库里的源文件路径 -> 导出的名字（加上公开的 `Class.member`），取自 dist/**\/*.d.ts
+ *   reexports 仓库里的源文件路径 -> `export * from "..."` 的模块名
+ *   internal  仓库里的源文件路径 -> 真有、但没导出的名字（dist/**\/*.js 的顶层声明、.d.ts 里没导出的声明、
+ *             private/protected/只在 JS 里有的类成员）
+ *   docs      包里带的 docs/、examples/、README、CHANGELOG，写成仓库里的路径
+ *   names     files 和 internal 里的每个名字 -> 定义它的源文件路径，README 说"`path` 里的 `Name`"时可以对着那个文件查
+ *   literals  声明里的每个字符串字面量类型（事件名、种类名，比如 agent_start），README 也可以点它们的名
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,13 +25,13 @@ const REPOSITORY = "earendil-works/pi";
 const PACKAGES = ["@earendil-works/pi-ai", "@earendil-works/pi-agent-core", "@earendil-works/pi-coding-agent"];
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "tooling", "pi-index.json");
 
-// Plain code-point order, so the output does not depend on the machine's locale.
+// 按码位排序，输出不随机器的区域设置变。
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const sorted = (xs: Iterable<string>): string[] => [...new Set(xs)].sort(byCodePoint);
 const sortedRecord = (m: Map<string, Set<string>>): Record<string, string[]> =>
   Object.fromEntries([...m.keys()].sort(byCodePoint).map((k) => [k, sorted(m.get(k) ?? [])]));
 
-/** All files under dir, as posix paths relative to root. */
+/** dir 下的所有文件，写成相对 root 的 posix 路径。 */
 function walk(root: string, dir = ""): string[] {
   const out: string[] = [];
   for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
@@ -45,9 +43,9 @@ function walk(root: string, dir = ""): string[] {
 }
 
 /**
- * The repo source path of a dist file, taken from its source map (`X.js.map` / `X.d.ts.map`).
- * The maps say e.g. "../src/agent-loop.ts", which is the verified dist/X → src/X.ts rule.
- * Files without a map (esbuild bundles, vendored minified libs) have no source file: skipped.
+ * dist 里一个文件在仓库里的源文件路径，从它的 source map（`X.js.map` / `X.d.ts.map`）里取。
+ * map 里写的是 "../src/agent-loop.ts" 这种，正好是核对过的 dist/X → src/X.ts 规则。
+ * 没有 map 的文件（esbuild 打的包、带进来的压缩过的库）没有源文件，跳过。
  */
 function sourcePath(pkgDir: string, folder: string, distFile: string): string | undefined {
   const mapFile = path.join(pkgDir, `${distFile}.map`);
@@ -63,14 +61,14 @@ function sourcePath(pkgDir: string, folder: string, distFile: string): string | 
 const hasModifier = (node: ts.Node, kind: ts.SyntaxKind): boolean =>
   ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 
-/** Identifier / string-literal name text; undefined for computed names and `#private`. */
+/** 标识符或字符串字面量名字的文字；计算出来的名字和 `#private` 是 undefined。 */
 function nameText(name: ts.PropertyName | ts.BindingName | undefined): string | undefined {
   if (!name) return undefined;
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   return undefined;
 }
 
-/** Names bound by a variable declaration, including destructuring `const { a, b } = ...`. */
+/** 变量声明绑定的名字，解构的 `const { a, b } = ...` 也算。 */
 function bindingNames(name: ts.BindingName): string[] {
   if (ts.isIdentifier(name)) return [name.text];
   return name.elements.flatMap((el) => (ts.isOmittedExpression(el) ? [] : bindingNames(el.name)));
@@ -80,11 +78,11 @@ interface Extracted {
   exported: Set<string>;
   internal: Set<string>;
   reexports: Set<string>;
-  /** String literal types (`type: "agent_start"`), .d.ts only. */
+  /** 字符串字面量类型（`type: "agent_start"`），只看 .d.ts。 */
   literals: Set<string>;
 }
 
-/** Members of a class / interface / object type, split into public and private-ish. */
+/** 类、接口、对象类型的成员，分成公开的和算是私有的。 */
 function collectMembers(owner: string, members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, out: Extracted, isPublicApi: boolean): void {
   for (const m of members) {
     if (ts.isConstructorDeclaration(m) || ts.isIndexSignatureDeclaration(m) || ts.isCallSignatureDeclaration(m)) continue;
@@ -97,9 +95,8 @@ function collectMembers(owner: string, members: ts.NodeArray<ts.ClassElement | t
 }
 
 /**
- * Walk the top-level statements of one file. For .d.ts the `export` keyword decides
- * exported vs internal; for .js everything goes to internal (exports are already known
- * from the .d.ts and are filtered out later).
+ * 走一遍一个文件的顶层语句。.d.ts 里看 `export` 关键字分导出的和内部的；.js 里的全算内部的
+ * （导出的从 .d.ts 里已经知道了，后面会滤掉）。
  */
 function extract(fileName: string, text: string, isDts: boolean): Extracted {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, isDts ? ts.ScriptKind.TS : ts.ScriptKind.JS);
@@ -118,18 +115,18 @@ function extract(fileName: string, text: string, isDts: boolean): Extracted {
       if (!isDts) continue;
       const spec = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
       if (!st.exportClause) {
-        if (spec) out.reexports.add(spec); // `export * from "./x"`: names live in ./x, not here
+        if (spec) out.reexports.add(spec); // `export * from "./x"`：名字在 ./x 里，不在这里
       } else if (ts.isNamespaceExport(st.exportClause)) {
-        out.exported.add(st.exportClause.name.text); // `export * as ns from "./x"`
+        out.exported.add(st.exportClause.name.text); // `export * as ns from "./x"` 这种
       } else {
-        for (const el of st.exportClause.elements) out.exported.add(el.name.text); // `export { a, b as c }` -> a, c
+        for (const el of st.exportClause.elements) out.exported.add(el.name.text); // `export { a, b as c }` -> a、c
       }
     } else if (ts.isExportAssignment(st)) {
       if (isDts) out.exported.add("default");
     } else if (ts.isFunctionDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isModuleDeclaration(st)) {
       const n = st.name && (ts.isIdentifier(st.name) || ts.isStringLiteral(st.name)) ? st.name.text : undefined;
       if (n) bucket.add(n);
-      // `type X = { ... }` is an interface in all but name: record its members too.
+      // `type X = { ... }` 除了名字以外就是一个接口：它的成员也记下。
       if (n && ts.isTypeAliasDeclaration(st) && ts.isTypeLiteralNode(st.type)) collectMembers(n, st.type.members, out, exported);
     } else if (ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st)) {
       if (!st.name) continue;
@@ -148,14 +145,14 @@ function extract(fileName: string, text: string, isDts: boolean): Extracted {
   return out;
 }
 
-/** name -> the files that define it (exported or internal), both sorted by code point. */
+/** 名字 -> 定义它的文件（导出的或内部的），两边都按码位排序。 */
 function definedIn(...maps: Map<string, Set<string>>[]): Record<string, string[]> {
   const where = new Map<string, Set<string>>();
   for (const m of maps) for (const [file, names] of m) for (const n of names) where.set(n, (where.get(n) ?? new Set()).add(file));
   return sortedRecord(where);
 }
 
-/** What the passes collect over all packages. */
+/** 几遍扫描在所有包上收集到的东西。 */
 type Collected = {
   packages: { name: string; version: string; directory: string }[];
   files: Map<string, Set<string>>;
@@ -171,7 +168,7 @@ const add = (m: Map<string, Set<string>>, key: string, names: Iterable<string>):
   m.set(key, set);
 };
 
-/** Unpacks a tarball into its own folder under tmp; npm tarballs always unpack into package/. */
+/** 把一个 tarball 解到 tmp 下它自己的文件夹里；npm 的 tarball 总是解出一个 package/。 */
 function unpack(tmp: string, filename: string): string {
   const dir = path.join(tmp, filename.replace(/\.tgz$/, ""));
   mkdirSync(dir);
@@ -179,17 +176,17 @@ function unpack(tmp: string, filename: string): string {
   return path.join(dir, "package");
 }
 
-/** One unpacked package: its declarations, its compiled JS and its shipped prose, into `c`. */
+/** 一个解开的包：它的声明、编译出的 JS 和带的文档，收进 `c`。 */
 function collectPackage(c: Collected, pkgDir: string): void {
   const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { name: string; version: string; repository?: { directory?: string } };
-  // The monorepo folder (packages/ai, packages/agent, packages/coding-agent) comes from package.json.
+  // 它在 monorepo 里的文件夹（packages/ai、packages/agent、packages/coding-agent）从 package.json 里读。
   const directory = pkg.repository?.directory;
   if (!directory?.startsWith("packages/")) throw new Error(`${pkg.name}: no repository.directory`);
   const folder = directory.slice("packages/".length);
   c.packages.push({ name: pkg.name, version: pkg.version, directory });
 
   const all = walk(pkgDir).sort(byCodePoint);
-  // Pass 1: declarations (.d.ts / .d.mts) = the public surface.
+  // 第一遍：声明（.d.ts / .d.mts），就是公开的那一面。
   for (const f of all.filter((f) => /^dist\/.*\.d\.m?ts$/.test(f))) {
     const repo = sourcePath(pkgDir, folder, f);
     if (!repo) continue;
@@ -199,18 +196,18 @@ function collectPackage(c: Collected, pkgDir: string): void {
     if (ex.internal.size) add(c.internal, repo, ex.internal);
     if (ex.reexports.size) add(c.reexports, repo, ex.reexports);
   }
-  // Pass 2: compiled JS = also the non-exported helpers (runLoop, executeToolCalls, ...).
+  // 第二遍：编译出的 JS，没导出的帮手函数也在里面（runLoop、executeToolCalls……）。
   for (const f of all.filter((f) => /^dist\/.*\.m?js$/.test(f))) {
     const repo = sourcePath(pkgDir, folder, f);
     if (repo) add(c.internal, repo, extract(f, readFileSync(path.join(pkgDir, f), "utf8"), false).internal);
   }
-  // Shipped prose and examples, cited by path in lessons.
+  // 包里带的文档和例子，课文按路径引用它们。
   for (const f of all) {
     if (/^(docs|examples)\//.test(f) || f === "README.md" || f === "CHANGELOG.md") c.docs.add(`${directory}/${f}`);
   }
 }
 
-/** The index as written: `internal` keeps only what is not already public in the same file; everything sorted. */
+/** 写出去的索引：`internal` 只留同一个文件里还没公开的名字；全部排好序。 */
 function indexOf(c: Collected): Record<string, unknown> {
   for (const [repo, names] of c.internal) {
     for (const n of c.files.get(repo) ?? []) names.delete(n);
@@ -232,7 +229,7 @@ function indexOf(c: Collected): Record<string, unknown> {
 function main(): void {
   const tmp = mkdtempSync(path.join(tmpdir(), "pi-index-"));
   try {
-    // `npm pack` only downloads the tarballs; nothing is installed or run.
+    // `npm pack` 只下载 tarball，什么都不装、不跑。
     const packed = JSON.parse(
       execFileSync("npm", ["pack", "--json", ...PACKAGES.map((p) => `${p}@${VERSION}`)], { cwd: tmp, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
     ) as { filename: string }[];

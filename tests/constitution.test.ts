@@ -30,7 +30,7 @@ let build: ApiBuild;
 let sources: Sources;
 
 beforeAll(() => {
-  build = buildApiReports(files); // one program for all lessons, cached per process
+  build = buildApiReports(files); // 所有课共用一个程序，每个进程建一次
   sources = lessonSources(files);
 });
 

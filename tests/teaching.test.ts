@@ -1,5 +1,5 @@
-// The teaching checks of tooling/teaching/ on the real course (GLOSSARY.md, each lesson README, the root README's
-// chain), and on the broken fixtures in tests/fixtures/teaching/, each of which must be caught with the message shown.
+// tooling/teaching/ 的教学检查，在真的课程上（GLOSSARY.md、每课的 README、根 README 的链路）和 tests/fixtures/teaching/ 里
+// 改坏的样例上各跑一遍；每个坏样例都得被抓到，报的就是写着的那句话。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,9 +15,9 @@ const glossary = readText("GLOSSARY.md");
 const anchors = glossaryAnchors(glossary).ids;
 const vocab = courseVocabulary();
 const finalCode = readText(`${lessonDir(LESSONS.at(-1) ?? "s12")}/code.ts`);
-// s12 run once, watched from inside (tooling/teaching/chain-run.ts): the chain's steps are checked against it
+// s12 从里面看着跑一遍（tooling/teaching/chain-run.ts）：链路的步骤对着这一遍查
 const run = await observeChain(finalCode);
-/** Both chain checks: the names and tags (chain-names.ts), the steps against the run (chain-steps.ts). */
+/** 两条链路检查：名字和标签（chain-names.ts），步骤对着真跑的那一遍（chain-steps.ts）。 */
 const chainProblems = (readme: string, code = finalCode, observed = run): string[] => [
   ...checkRootChain(readme, code, anchors, LESSONS),
   ...checkChainSteps(readme, code, observed),
@@ -65,7 +65,7 @@ describe("根 README", () => {
   });
 });
 
-// ── fixtures: each breaks one check, with the message shown ─────────────────────────────────────────
+// ── 样例：每个弄坏一条检查，报的是写着的那句话 ─────────────────────────────────────────
 const fixture = (name: string): string => readFileSync(join(ROOT, "tests", "fixtures", "teaching", name), "utf8");
 
 describe("教学检查抓得到每一份改坏的样例（tests/fixtures/teaching）", () => {
@@ -100,13 +100,13 @@ describe("教学检查抓得到每一份改坏的样例（tests/fixtures/teachin
     { file: "root-chain-not-a-function.md", messages: [chain("line 36: `snapshot(…)` is called, but s12's code.ts declares no function or method snapshot")] },
     { file: "root-chain-unknown-tag.md", messages: [chain("line 3: tag R9 is not in GLOSSARY.md")] },
     { file: "root-chain-unknown-lesson.md", messages: [chain("line 36: tag s13 is not a lesson")] },
-    // issue 30: each fault the chain had. ① numbered first, though it happened inside ③
+    // issue 30：链路出过的每个毛病。① 编在最前，其实它发生在 ③ 里面
     { file: "root-chain-step-order.md", messages: [chain("step ② (`append`) happens before step ① (`getSpecs`) in s12: number the steps in the order they happen")] },
-    // a rule's part written with a step's digit (R4 ②)
+    // 规则的一部分写成了步骤的圈码（R4 ②）
     { file: "root-chain-rule-digit.md", messages: [chain("line 35: `R4 ②` writes a part of R4 with the step digit ②; here circled digits are steps only, name the part in words")] },
     // a step without a number (the row 工具)
     { file: "root-chain-unnumbered.md", messages: [chain("line 36: the step table's row 「收尾」 has no step number: number every step (①, ②, …)")] },
-    // ① drawn beside the chain, feeding ③
+    // ① 画在链路旁边，连到 ③
     {
       file: "root-chain-diagram-order.md",
       messages: [
@@ -114,7 +114,7 @@ describe("教学检查抓得到每一份改坏的样例（tests/fixtures/teachin
         chain("the diagram (line 4) draws no arrow path from step ① to step ②"),
       ],
     },
-    // the refusal and could-not-start paths not drawn
+    // 被拒绝和开不了头两条路没画
     {
       file: "root-chain-no-refusal.md",
       messages: [

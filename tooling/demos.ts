@@ -13,7 +13,7 @@ import { findLessons } from "./course.ts";
 import { HANG_GUARD_MS } from "./hang-guard.ts";
 
 export type RunResult = { ok: true; stdout: string } | { ok: false; error: string };
-/** Runs one command line from a 试一下 block (as written, e.g. `npm run s03`) and returns its stdout. */
+/** 跑试一下代码块里的一行命令（照写着的样子，比如 `npm run s03`），回它的 stdout。 */
 export type CommandRunner = (command: string) => Promise<RunResult>;
 
 /** 限流：同时最多跑 `limit` 个（默认每个 CPU 一个，至少两个）。 */

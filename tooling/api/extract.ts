@@ -1,8 +1,7 @@
-// API report extractor: one TypeScript program over all lesson files → a flat, sorted
-// Record<key, text> per lesson (the key format is described in tests/api/README.md).
-// Pitfalls handled: NoTruncation (long types are never cut with "..."), a declaration whose enclosing node is
-// undefined, top-level unions sorted (TypeScript orders them by type creation), the declared type node for
-// optional members (`x?: string` prints `string`, not `string | undefined`), literal consts widened.
+// 抽 API 报告：一个 TypeScript 程序读所有课的文件，每课得出一份拍平、排好序的 Record<键, 文字>
+// （键的写法见 tests/api/README.md）。处理过的几个坑：NoTruncation（长类型永远不会被截成 "..."）、外层节点是
+// undefined 的声明、顶层联合类型排序（TypeScript 按类型创建的先后排）、可选成员用声明里写的类型节点
+// （`x?: string` 打出 `string`，不是 `string | undefined`）、字面量常量放宽成它的类型。
 import { join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { type ApiReport, ROOT, findLessons } from "../course.ts";
@@ -15,20 +14,20 @@ const FORMAT =
   ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope |
   ts.TypeFormatFlags.WriteArrowStyleSignature;
 
-// ── lessons on disk ───────────────────────────────────────
-/** Every lesson's code.ts under the repo root, in lesson order. */
+// ── 磁盘上的课 ───────────────────────────────────────
+/** 仓库根下每一课的 code.ts，按课的顺序。 */
 const lessonFiles = (): string[] => findLessons().map((l) => l.codePath);
 
-/** `s03_stream/code.ts` → `s03`; fixtures are named `s03.ts`. */
+/** `s03_stream/code.ts` → `s03`；样例的文件名就是 `s03.ts`。 */
 export function lessonIdOf(file: string): string {
   const m = /(?:^|[\\/])(s\d{2})(?:_[^\\/]*[\\/]code)?\.ts$/.exec(file);
   if (!m?.[1]) throw new Error(`not a lesson file: ${file}`);
   return m[1];
 }
 
-// ── program (cached per process) ──────────────────────────
+// ── 程序（每个进程建一次） ──────────────────────────
 let options: ts.CompilerOptions | undefined;
-/** Compiler options exactly as tsconfig.json says (lib, types, strict, moduleDetection …). */
+/** 编译选项，和 tsconfig.json 写的一模一样（lib、types、strict、moduleDetection ……）。 */
 function compilerOptions(): ts.CompilerOptions {
   if (options) return options;
   const configPath = join(ROOT, "tsconfig.json");
@@ -38,7 +37,7 @@ function compilerOptions(): ts.CompilerOptions {
   return options;
 }
 
-// lib and @types files parse once and are shared by every program (fixtures build several).
+// lib 和 @types 的文件只解析一次，每个程序共用（样例要建好几个程序）。
 const sharedFiles = new Map<string, ts.SourceFile>();
 let host: ts.CompilerHost | undefined;
 function compilerHost(): ts.CompilerHost {
@@ -76,7 +75,7 @@ function build(files: string[]): Built {
   const reports: Record<string, ApiReport> = {};
   const diagnostics: Record<string, string[]> = {};
   const sources: Record<string, ts.SourceFile> = {};
-  // Always reports first, then diagnostics: type creation order (and so nested union text) stays the same.
+  // 总是先出报告、再出诊断：类型创建的先后（也就是嵌套联合类型的文字）就不会变。
   abs.forEach((file, i) => {
     const sf = program.getSourceFile(file);
     if (!sf) throw new Error(`not in program: ${file}`);
@@ -99,15 +98,15 @@ function formatDiagnostic(d: ts.Diagnostic): string {
   return `${relative(ROOT, d.file.fileName)}:${line + 1}:${character + 1} TS${d.code}: ${text}`;
 }
 
-/** Reports and TS diagnostics per lesson id. Default: every lesson on disk. */
+/** 每课的报告和 TS 诊断，按课号。默认是磁盘上的每一课。 */
 export function buildApiReports(files: string[] = lessonFiles()): ApiBuild {
   const { reports, diagnostics } = build(files);
   return { reports, diagnostics };
 }
 
 /**
- * Practice mode (scripts/practice/): the report and TS diagnostics of one file outside the lesson folders, built
- * fresh on every call (the learner edits it). `text`, when given, stands in for the file's content.
+ * 练习模式（scripts/practice/）：课的文件夹之外一个文件的报告和 TS 诊断，每次调用都现建（学习者在改它）。
+ * 给了 `text` 就用它代替文件的内容。
  */
 export function buildFileReport(file: string, text?: string): { report: ApiReport; diagnostics: string[] } {
   const abs = resolve(file);
@@ -128,12 +127,12 @@ export function buildFileReport(file: string, text?: string): { report: ApiRepor
   return { report, diagnostics: ts.getPreEmitDiagnostics(program, sf).map(formatDiagnostic) };
 }
 
-/** The parsed source files of the same (cached) program, for syntax-tree rules (R7, U2). */
+/** 同一个（缓存着的）程序解析好的源文件，给查语法树的规则用（R7、U2）。 */
 export function lessonSources(files: string[] = lessonFiles()): Record<string, ts.SourceFile> {
   return build(files).sources;
 }
 
-// ── one lesson → report ──────────────────────────────────
+// ── 一课 → 报告 ──────────────────────────────────
 export function extractReport(checker: ts.TypeChecker, sf: ts.SourceFile): ApiReport {
   const out: ApiReport = {};
   const moduleSymbol = checker.getSymbolAtLocation(sf);
@@ -142,7 +141,7 @@ export function extractReport(checker: ts.TypeChecker, sf: ts.SourceFile): ApiRe
       s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s,
     ),
   );
-  // overloads, merged or duplicated declarations: one entry per name, the first declaration wins (as in TS)
+  // 重载、合并或重复的声明：一个名字一条，第一个声明算数（和 TS 一样）
   const seen = new Set<string>();
   const entries = new Entries(checker, out);
   for (const node of declarationsOf(sf)) {
@@ -166,7 +165,7 @@ type NamedDeclaration = (
   | ts.EnumDeclaration
 ) & { name: ts.Identifier };
 
-/** Top-level declarations, exported or not (R8 "superset" covers all of them). */
+/** 顶层声明，导出没导出都算（R8 的「超集」管所有的）。 */
 export function declarationsOf(sf: ts.SourceFile): NamedDeclaration[] {
   const out: NamedDeclaration[] = [];
   for (const st of sf.statements) {
@@ -186,7 +185,7 @@ export function declarationsOf(sf: ts.SourceFile): NamedDeclaration[] {
   return out;
 }
 
-/** `Name@since` → `s01`, `Name@upgraded` → `s03 (U1)` (several tags joined by ", "). */
+/** `Name@since` → `s01`，`Name@upgraded` → `s03 (U1)`（几个标签用 ", " 连起来）。 */
 function addTags(out: ApiReport, name: string, sym: ts.Symbol): void {
   for (const tagName of ["since", "upgraded"]) {
     const values = (sym.declarations ?? [])
@@ -201,7 +200,7 @@ const isPrivate = (d: ts.Declaration): boolean =>
   (ts.getCombinedModifierFlags(d) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0 ||
   (ts.isClassElement(d) && d.name !== undefined && ts.isPrivateIdentifier(d.name));
 
-/** Writes the keys of one declaration into `out`. */
+/** 把一个声明的键写进 `out`。 */
 class Entries {
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -226,7 +225,7 @@ class Entries {
       this.out[name] = `${prefix}function ${sigs.map((s) => this.sig(s)).join(" & ")}`;
     } else if (ts.isVariableDeclaration(node)) {
       const keyword = node.parent.flags & ts.NodeFlags.Const ? "const" : "let";
-      // widen `const M = "a"` to string: a value edit is not an API change
+      // `const M = "a"` 放宽成 string：改个值不算改 API
       this.out[name] = `${prefix}${keyword}: ${this.text(c.getBaseTypeOfLiteralType(c.getTypeOfSymbol(sym)))}`;
     } else {
       this.out[name] = `${prefix}enum`;
@@ -234,7 +233,7 @@ class Entries {
     }
   }
 
-  /** Type alias / interface body: union members, object members, or the aliased type text. */
+  /** 类型别名或接口的内容：联合的成员、对象的成员，或别名指向的类型文字。 */
   private typeBody(name: string, t: ts.Type): void {
     if (t.isUnion() && !(t.flags & ts.TypeFlags.Boolean) && !(t.flags & ts.TypeFlags.EnumLiteral)) {
       this.unionBody(name, t.types);
@@ -245,7 +244,7 @@ class Entries {
     }
   }
 
-  /** `type A = B` where B is another named type: record the alias target, not B's members. */
+  /** `type A = B`，B 是另一个有名字的类型：记下别名指向谁，不记 B 的成员。 */
   private isNamedOther(t: ts.Type, name: string): boolean {
     const named = t.aliasSymbol ?? (t.flags & ts.TypeFlags.Object ? t.symbol : undefined);
     return named !== undefined && named.name !== name && named.name !== "__type" && named.name !== "__object";
@@ -266,7 +265,7 @@ class Entries {
         this.out[`${name}|${text}`] = isAnonObject(m) ? "object" : text;
       }
     }
-    // all-object union: common members keep e.g. ProviderMessage.role alive when it becomes a union
+    // 成员全是对象的联合：大家都有的成员留着，比如 ProviderMessage 变成联合以后 ProviderMessage.role 还在
     if (members.every((m) => m.flags & ts.TypeFlags.Object)) {
       const [first, ...rest] = members;
       for (const p of first ? c.getPropertiesOfType(first) : []) {
@@ -280,7 +279,7 @@ class Entries {
     }
   }
 
-  /** A property present in every anonymous object member whose type is a literal or a union of literals. */
+  /** 每个匿名对象成员都有、类型是字面量或字面量联合的那个属性。 */
   private discriminant(objects: ts.Type[]): string | undefined {
     const isUnit = (t: ts.Type) =>
       (t.flags & ts.TypeFlags.Unit) !== 0 || (t.isUnion() && t.types.every((u) => (u.flags & ts.TypeFlags.Unit) !== 0));
@@ -297,7 +296,7 @@ class Entries {
       );
   }
 
-  /** Members of an object type: properties / methods, call and construct signatures, index signatures. */
+  /** 对象类型的成员：属性和方法、调用签名和构造签名、索引签名。 */
   private objectMembers(owner: string, sep: string, t: ts.Type): void {
     const c = this.checker;
     for (const p of c.getPropertiesOfType(t)) {
@@ -314,7 +313,7 @@ class Entries {
     }
   }
 
-  /** Class: instance members `Name#m`, statics `Name.m`, constructor `Name.constructor`. */
+  /** 类：实例成员 `Name#m`、静态成员 `Name.m`、构造函数 `Name.constructor`。 */
   private classBody(name: string, sym: ts.Symbol): void {
     const c = this.checker;
     for (const p of c.getPropertiesOfType(c.getDeclaredTypeOfSymbol(sym))) {
@@ -330,7 +329,7 @@ class Entries {
     this.out[`${name}.constructor`] = ctors.map((s) => this.sig(s, ts.SignatureKind.Construct)).join(" & ");
   }
 
-  /** A property → `readonly ?: T`; a method → its signature(s). */
+  /** 属性 → `readonly ?: T`；方法 → 它的签名（可能几个）。 */
   private member(p: ts.Symbol): string {
     const c = this.checker;
     const optional = p.flags & ts.SymbolFlags.Optional ? "?" : "";
@@ -347,7 +346,7 @@ class Entries {
     return (p.flags & ts.SymbolFlags.GetAccessor) !== 0 && (p.flags & ts.SymbolFlags.SetAccessor) === 0;
   }
 
-  /** Declared type (from the type node) so `x?: string` prints `string`, not `string | undefined`. */
+  /** 声明里写的类型（从类型节点取），所以 `x?: string` 打出 `string`，不是 `string | undefined`。 */
   private propType(p: ts.Symbol): ts.Type {
     const decl = p.valueDeclaration;
     if (decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)) && decl.type) {
@@ -356,7 +355,7 @@ class Entries {
     return this.checker.getTypeOfSymbol(p);
   }
 
-  /** Like signatureToString, but parameter and return types go through text(): sorted unions, declared types. */
+  /** 和 signatureToString 一样，只是参数和返回值的类型经过 text()：联合排好序、用声明里写的类型。 */
   private sig(s: ts.Signature, kind?: ts.SignatureKind): string {
     const c = this.checker;
     const typeParams = s.typeParameters?.length
@@ -377,13 +376,13 @@ class Entries {
     return `${isNew}${typeParams}(${params.join(", ")}) => ${ret}`;
   }
 
-  /** Type text; anonymous top-level unions are sorted (TS orders them by type creation). */
+  /** 类型的文字；匿名的顶层联合排好序（TS 按类型创建的先后排）。 */
   private text(t: ts.Type): string {
     if (t.isUnion() && !t.aliasSymbol && !(t.flags & ts.TypeFlags.EnumLiteral)) return this.unionText(t.types);
     return this.checker.typeToString(t, undefined, FORMAT);
   }
 
-  /** Union text of several types: flattened, deduplicated, sorted (null/undefined last), true|false → boolean. */
+  /** 几个类型合成的联合的文字：拍平、去重、排序（null/undefined 放最后），true|false → boolean。 */
   private unionText(types: ts.Type[]): string {
     const parts = new Set<string>();
     for (const t of types) {

@@ -1,24 +1,23 @@
-// Reading an API report key (the format is described in tests/api/README.md): which declaration it belongs to, and
-// which names (a member, union members) writing it brings in.
+// 读 API 报告的一个键（写法见 tests/api/README.md）：它属于哪个声明，写出它会带进哪些名字（一个成员、联合类型的成员）。
 
-/** The declaration a key belongs to: `ProviderEvent[type="x"].text` → `ProviderEvent`. */
+/** 一个键属于哪个声明：`ProviderEvent[type="x"].text` → `ProviderEvent`。 */
 export function ownerOf(key: string): string {
   return /^[^.#|[@(= ]+/.exec(key)?.[0] ?? key;
 }
 
 export interface KeyInfo {
   owner: string;
-  /** What naming this key takes: the declaration, a member, union member(s). */
+  /** 点名这个键要写出哪些名字：声明、一个成员、联合类型的成员。 */
   tokens: string[];
   kind: "decl" | "member" | "variant" | "variantField" | "other";
-  /** `type` for `X|[type="a"]` and `X[type="a"].f`. */
+  /** `X|[type="a"]` 和 `X[type="a"].f` 里的 `type`。 */
   discriminant?: string;
-  /** `[type="a"]` for variant and variant-field keys. */
+  /** 变体和变体字段的键里的 `[type="a"]`。 */
   label?: string;
   member?: string;
 }
 
-/** Reads a report key (format in tests/api/README.md); undefined for tag keys (`X@since`, `X@upgraded`). */
+/** 读一个报告的键（写法见 tests/api/README.md）；标签键（`X@since`、`X@upgraded`）回 undefined。 */
 export function keyInfo(key: string): KeyInfo | undefined {
   if (key.includes("@")) return undefined;
   const owner = ownerOf(key);

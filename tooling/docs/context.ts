@@ -1,6 +1,5 @@
-// What a docs check is handed: the lesson's code, its API report and the previous one, its U1 upgrades, where every
-// name comes from, a Pi lookup, the fidelity scenarios and a way to run 试一下's commands. The real course and the fixtures under
-// tests/fixtures/docs/ are loaded the same way (loadProject), so the checks cannot tell them apart.
+// 每条文档检查拿到的东西：这一课的代码、它和前一课的 API 报告、它的 U1 升级、每个名字是哪一课引入的、查 Pi 名字的办法、
+// 保真对照的场景，和跑「试一下」命令的办法。真的课程和 tests/fixtures/docs/ 下的样例用同一个 loadProject 载入，检查分不出两者。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { breakingChanges } from "../api/diff.ts";
@@ -15,51 +14,51 @@ import { hasPiLiteral, hasPiName, hasPiPath, loadPiIndex, piFilesDefining, piNam
 export interface PiLookup {
   hasName(name: string): boolean;
   hasPath(path: string): boolean;
-  /** Every known Pi repo path (source files and docs), for short/suffix path forms. */
+  /** Pi 仓库里知道的每个路径（源文件和文档），用来认简写、只写后半截的路径。 */
   paths: readonly string[];
-  /** Whether `name` (`A` or `A.b`) is defined in the Pi source file `path`. */
+  /** `name`（`A` 或 `A.b`）是不是在 Pi 的源文件 `path` 里定义的。 */
   nameIn(name: string, path: string): boolean;
-  /** The Pi source files that define `name`. */
+  /** 定义了 `name` 的那几个 Pi 源文件。 */
   filesDefining(name: string): readonly string[];
-  /** A string literal type of Pi's declarations (`agent_start`). */
+  /** Pi 的声明里的一个字符串字面量类型（`agent_start`）。 */
   hasLiteral(value: string): boolean;
 }
 
 export interface DocsContext {
-  /** `s03_stream`, for messages. */
+  /** `s03_stream`，报错里用。 */
   lessonDir: string;
-  /** This lesson's code.ts text. */
+  /** 这一课 code.ts 的全文。 */
   code: string;
-  /** This lesson's API report; undefined when tests/api/sNN.json is missing. */
+  /** 这一课的 API 报告；tests/api/sNN.json 不在时是 undefined。 */
   report: ApiReport | undefined;
-  /** The previous lesson's report; undefined for the first lesson (s01) or when its report is missing. */
+  /** 前一课的报告；第一课（s01）或前一课的报告不在时是 undefined。 */
   prevReport: ApiReport | undefined;
-  /** The lesson before this one (`s02`), or undefined for the first lesson. */
+  /** 前一课的课号（`s02`），第一课是 undefined。 */
   prevLesson: string | undefined;
-  /** U1 upgrade keys of this lesson (`Provider.complete`). */
+  /** 这一课的 U1 升级的键（`Provider.complete`）。 */
   upgrades: readonly string[];
-  /** name → the lesson that introduces it (min over reports, dictionary, LESSON_NAMES). */
+  /** 名字 → 引入它的那一课（API 报告、字典、LESSON_NAMES 里最早的那一课）。 */
   origins: ReadonlyMap<string, NameOrigin>;
-  /** Lessons that have an API report (a label `(sNN 加)` pointing there can be verified). */
+  /** 有 API 报告的课（标签 `(sNN 加)` 指到这些课时能核对）。 */
   reported: ReadonlySet<string>;
   pi: PiLookup;
-  /** Fidelity scenario id → the first lesson it runs on (fidelity/scenarios.ts, fidelity/mechanisms.ts). */
+  /** 保真对照的场景 id → 它从哪一课起跑（fidelity/scenarios.ts、fidelity/mechanisms.ts）。 */
   fidelity: ReadonlyMap<string, string>;
   run: CommandRunner;
 }
 
 export type CheckFn = (lessonId: string, readme: string, ctx: DocsContext) => string[] | Promise<string[]>;
 
-/** The lesson that introduces `name`, when that is after `lessonId` (tooling/names.ts, with this lesson's code). */
+/** 引入 `name` 的那一课，如果它在 `lessonId` 之后（tooling/names.ts，连同这一课的代码一起看）。 */
 export const laterLesson = (name: string, lessonId: string, ctx: DocsContext): string | undefined =>
   laterLessonOf(name, lessonId, { origins: ctx.origins, tokens: () => codeTokens(ctx.code) });
 
-// ── the real project, or a fixture folder ─────────────────
+// ── 真的课程，或者一个样例文件夹 ─────────────────
 export interface Project {
   root: string;
   lessons: CourseLesson[];
   reports: Map<string, ApiReport>;
-  /** The U1 list; undefined when the constitution is not used (fixtures): upgrades are then read off the reports. */
+  /** U1 清单；不用宪法时（样例）是 undefined，升级从报告的差异里读。 */
   upgrades: { lesson: string; key: string }[] | undefined;
   origins: Map<string, NameOrigin>;
   pi: PiLookup;
@@ -68,16 +67,16 @@ export interface Project {
 
 export interface ProjectOptions {
   root?: string;
-  /** Where sNN.json reports live (default `<root>/tests/api`). */
+  /** sNN.json 报告放在哪（默认 `<root>/tests/api`）。 */
   apiDir?: string;
   run?: CommandRunner;
-  /** Use tooling/constitution/data.ts's U1_UPGRADES and DICTIONARY (default true; the fixtures have their own world). */
+  /** 用不用 tooling/constitution/data.ts 的 U1_UPGRADES 和 DICTIONARY（默认用；样例有自己的一套）。 */
   useConstitution?: boolean;
 }
 
 let piPaths: string[] | undefined;
 
-/** Every fidelity scenario the comparison with Pi runs, by id, with the first lesson it runs on. */
+/** 和 Pi 对照时跑的每个场景，按 id，带着它从哪一课起跑。 */
 export const FIDELITY_SCENARIOS: ReadonlyMap<string, string> = new Map([
   ...LOOP_SCENARIOS.map((s) => [s.id, s.since] as const),
   ...MECHANISM_SCENARIOS.map((s) => [s.id, s.mechanism] as const),

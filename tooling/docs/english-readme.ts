@@ -1,39 +1,38 @@
 /**
- * Docs check: README.en.md keeps in step with README.md. What a writer must do to pass:
+ * 文档检查：README.en.md 跟着 README.md 走。写的人要做到：
  *
- *   - README.md's first paragraph links README.en.md (the English front door is at the very top).
- *   - Set-up commands: README.en.md's `## Getting started` names the same set of npm commands as README.md's
- *     `## 快速开始` — in ```bash blocks or inline code; compared as `npm <command>` / `npm run <script>`, arguments
- *     and comments dropped — and every `npm run <script>` is a script in package.json.
- *   - Lessons: the lesson tables (`## 课程目录`, `## The lessons`) have one row per lesson, in order; the first cell
- *     links the lesson's README (`[s04](s04_tool_loop/README.md)`). The new-parts column names the same identifiers
- *     as the Chinese one: README.md's cell may write them as plain words (every ASCII identifier counts), README.en.md
- *     writes them in inline code (only code counts, so English prose words are free). A row marked as an upgrade
- *     (bold text) in one table is bold in the other.
+ *   - README.md 的第一段链到 README.en.md（英文入口放在最上面）。
+ *   - 安装和上手的命令：README.en.md 的 `## Getting started` 和 README.md 的 `## 快速开始` 点名同一组 npm 命令——写在
+ *     ```bash 代码块或行内代码里都算；比的是 `npm <命令>` / `npm run <脚本>`，参数和注释不算——而且每个 `npm run <脚本>`
+ *     都是 package.json 里的脚本。
+ *   - 课程表：两边的课程表（`## 课程目录`、`## The lessons`）每课一行、按顺序；第一格链到这一课的 README
+ *     （`[s04](s04_tool_loop/README.md)`）。新零件那一栏点名的标识符和中文的一样：README.md 的格子里可以写成普通文字
+ *     （每个 ASCII 标识符都算），README.en.md 写在行内代码里（只有代码算，英文的普通词随便写）。一边标成升级（粗体）的行，
+ *     另一边也是粗体。
  *
- * Both READMEs are read as Markdown syntax trees (tooling/markdown.ts). Messages start with `README.en.md`.
+ * 两份 README 都读成 Markdown 语法树（tooling/markdown.ts）。报错以 `README.en.md` 开头。
  */
 import type { Nodes, TableCell, TableRow } from "mdast";
 import { toString } from "mdast-util-to-string";
 import { findSection, parseMarkdown, tableRows, walk } from "../markdown.ts";
 
-/** The sections and the new-parts column header compared on each side. */
+/** 两边拿来比的小节，和新零件那一栏的表头。 */
 export const ZH = { setup: "快速开始", lessons: "课程目录", parts: "本节新增的零件" } as const;
 export const EN = { setup: "Getting started", lessons: "The lessons", parts: "New parts" } as const;
 
 export type EnglishReadmeInput = {
   zh: string;
   en: string;
-  /** The course's lesson folders in order (`s01_one_turn` …). */
+  /** 课程的每课文件夹，按顺序（`s01_one_turn` …）。 */
   lessonDirs: readonly string[];
-  /** package.json scripts. */
+  /** package.json 的脚本。 */
   scripts: Record<string, string>;
 };
 
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 const SHELL_LANGS: ReadonlySet<string> = new Set(["bash", "sh", "shell"]);
 
-/** `npm run diff -- s04` → `npm run diff`; `npm test # all` → `npm test`; not an npm command → undefined. */
+/** `npm run diff -- s04` → `npm run diff`；`npm test # all` → `npm test`；不是 npm 命令 → undefined。 */
 export function npmCommand(line: string): string | undefined {
   const words = line.replace(/#.*$/, "").trim().replace(/^\$\s+/, "").split(/\s+/);
   if (words[0] !== "npm" || words[1] === undefined) return undefined;
@@ -42,7 +41,7 @@ export function npmCommand(line: string): string | undefined {
   return `npm ${rest[0]}`;
 }
 
-/** The npm commands a section names, in its shell blocks and its inline code. */
+/** 一节里点名的 npm 命令：shell 代码块里的和行内代码里的。 */
 function commandsIn(nodes: readonly Nodes[]): Set<string> {
   const lines: string[] = [];
   walk(nodes, (n) => {
@@ -60,7 +59,7 @@ const hasNode = (node: Nodes, type: Nodes["type"]): boolean => {
   return found;
 };
 
-/** The identifiers a cell names: every ASCII identifier (zh) or those inside inline code only (en). */
+/** 一格里点名的标识符：中文那边是每个 ASCII 标识符，英文那边只算行内代码里的。 */
 function identifiers(cell: TableCell, codeOnly: boolean): Set<string> {
   const texts: string[] = [];
   walk([cell], (n) => {
@@ -71,7 +70,7 @@ function identifiers(cell: TableCell, codeOnly: boolean): Set<string> {
 
 type LessonRow = { dir: string; line: number; parts: TableCell | undefined };
 
-/** The lesson table of a section: rows keyed by the lesson folder their first cell links to. */
+/** 一节里的课程表：每行按第一格链到的课文件夹认。 */
 function lessonRows(nodes: readonly Nodes[], partsHeader: string): { rows: LessonRow[]; problem?: string } {
   const rows = tableRows(nodes);
   const header = rows[0];
@@ -93,13 +92,13 @@ const list = (names: Iterable<string>): string => [...names].map((n) => `\`${n}\
 
 export function checkEnglishReadme({ zh, en, lessonDirs, scripts }: EnglishReadmeInput): string[] {
   const out: string[] = [];
-  // the front door: README.md's first paragraph links README.en.md
+  // 入口：README.md 的第一段链到 README.en.md
   const first = parseMarkdown(zh).children[0];
   let linked = false;
   if (first?.type === "paragraph") walk([first], (n) => (linked ||= n.type === "link" && n.url === "README.en.md"));
   if (!linked) out.push("README.en.md: README.md must link it in its first paragraph");
 
-  // set-up commands
+  // 上手的命令
   const zhSetup = findSection(zh, ZH.setup);
   const enSetup = findSection(en, EN.setup);
   if (zhSetup === undefined) out.push(`README.en.md: README.md has no ## ${ZH.setup}`);
@@ -117,7 +116,7 @@ export function checkEnglishReadme({ zh, en, lessonDirs, scripts }: EnglishReadm
     }
   }
 
-  // the lesson tables
+  // 课程表
   const zhLessons = findSection(zh, ZH.lessons);
   const enLessons = findSection(en, EN.lessons);
   if (zhLessons === undefined) out.push(`README.en.md: README.md has no ## ${ZH.lessons}`);

@@ -1,32 +1,29 @@
 /**
- * Docs check: run 的报错一览 (issue 23 item 4). What a README writer must do to pass:
+ * 文档检查：run 的报错一览（issue 23 第 4 项）。写 README 的人要做到：
  *
- *   The lesson whose API report first has `ToolRegistry#run` carries one table whose header's first cell contains
- *   「报错」. Each row's first cell is one inline code span: either a wording `run` can return, with `<…>` wherever the
- *   code fills in a value (`error: unknown tool "<工具名>"`), or a separator the code joins a list of wordings with
- *   (`; `, only punctuation, symbols and spaces). The rows and the code list the same wordings and separators: a new message
- *   without a row, a row whose wording drifted, a row for a message the code cannot produce all fail.
+ *   API 报告里第一次出现 `ToolRegistry#run` 的那一课，有一张表头第一格含「报错」的表。每行第一格恰好一段行内代码：
+ *   要么是 `run` 能回的一句话，代码填值的地方写成 `<…>`（`error: unknown tool "<工具名>"`），要么是代码把几句话
+ *   连起来用的分隔符（`; `，只有标点、符号和空格）。表和代码列的是同一组说法和分隔符：代码里多了一句表里没有的、
+ *   表里的说法和代码对不上、表里有一句代码根本说不出来的，都不过。
  *
- * The code's side is read off the syntax tree of `run`'s body (no running): every string and template literal is a
- * wording, except operands of `===`/`!==` (`issue.code === "unrecognized_keys"`, `typeof x !== "string"`) and
- * arguments of `.join(…)`; a `${…}` is a placeholder, unless it picks between string literals
- * (`${given ? "must be a string" : "is missing"}` gives one wording per branch). `.join("…")` on a `.map(…)` result
- * (or on a `const` initialised with one) is a separator; other joins (`issue.path.join(".")`) are inside a placeholder.
+ * 代码这一边从 `run` 函数体的语法树上读（不跑它）：每个字符串和模板字面量都是一句话，只有 `===`/`!==` 的操作数
+ * （`issue.code === "unrecognized_keys"`、`typeof x !== "string"`）和 `.join(…)` 的参数不算；`${…}` 是一个占位，除非它
+ * 在几个字符串字面量里挑一个（`${given ? "must be a string" : "is missing"}` 每个分支算一句）。`.map(…)` 的结果
+ * （或用它初始化的 `const`）上的 `.join("…")` 是分隔符；别的 join（`issue.path.join(".")`）在占位里面，不算。
  *
- * `run` hands parts of its job to the lesson's own top-level functions (the defences `parseArguments`, `expectText`), so
- * their bodies are read too, one level deep: every top-level function `run` calls outside a `${…}` (a call inside a
- * placeholder only fills the hole, like `describeError`). A parameter that `run` passes a string or template for stands
- * for what `run` passes (`expectText(output, \`tool "${call.name}"\`)` makes `${who}` into `tool "<…>"`). A message such a
- * function throws (`throw new Error(\`…\`)`) while `run` calls it inside a `try` reaches the caller through that try's
- * `catch`: it gets the catch's returned template's opening text in front (`error: `), as the learner sees it.
+ * `run` 把一部分活交给这一课自己的顶层函数（防线 `parseArguments`、`expectText`），所以这些函数体也读，只往下读一层：
+ * `run` 在 `${…}` 之外调用的每个顶层函数（占位里的调用只是填那个洞，比如 `describeError`）。`run` 给某个参数传了
+ * 字符串或模板，这个参数就代表传进来的东西（`expectText(output, \`tool "${call.name}"\`)` 让 `${who}` 变成 `tool "<…>"`）。
+ * 这种函数抛出的话（`throw new Error(\`…\`)`），要是 `run` 在 `try` 里调用它，就经那个 try 的 `catch` 交给调用方：
+ * 前面加上 catch 返回的模板的开头（`error: `），和学习者看到的一样。
  */
 import ts from "typescript";
 import { parseReadme, walk } from "../markdown.ts";
 import type { DocsContext } from "./context.ts";
 
-/** What every `<…>` / `${…}` becomes when wordings are compared. */
+/** 比较说法时，每个 `<…>` 和 `${…}` 都换成它。 */
 const HOLE = "<…>";
-/** The API report key of the method whose wordings the table lists. */
+/** 表里列的是哪个方法的说法：它在 API 报告里的键。 */
 export const RUN_KEY = "ToolRegistry#run";
 
 export interface Wordings {
@@ -34,7 +31,7 @@ export interface Wordings {
   separators: string[];
 }
 
-/** The body of `class ToolRegistry { run(…) { … } }` in a lesson's code, if it has one. */
+/** 一课代码里 `class ToolRegistry { run(…) { … } }` 的函数体，有的话。 */
 function runBody(code: string): ts.Block | undefined {
   const sf = ts.createSourceFile("code.ts", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   for (const statement of sf.statements) {
@@ -52,10 +49,10 @@ const isEquality = (n: ts.Node): boolean =>
 const isJoinCall = (n: ts.Node): n is ts.CallExpression => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === "join";
 const isMapCall = (n: ts.Node): boolean => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === "map";
 
-/** What a parameter of a called helper stands for: the texts the caller passed for it. */
+/** 被调用的帮手函数的参数代表什么：调用方给它传的那几段文字。 */
 type Env = ReadonlyMap<string, string[]>;
 
-/** The literal strings a `${…}` can stand for (`cond ? "a" : "b"`, or a parameter bound in env), or undefined when it is a placeholder. */
+/** 一个 `${…}` 能代表的几个字面量（`cond ? "a" : "b"`，或 env 里绑定了的参数）；是个占位时回 undefined。 */
 function choices(expr: ts.Expression, env: Env): string[] | undefined {
   const e = ts.isParenthesizedExpression(expr) ? expr.expression : expr;
   if (isStringy(e)) return [e.text];
@@ -69,7 +66,7 @@ function choices(expr: ts.Expression, env: Env): string[] | undefined {
   return undefined;
 }
 
-/** Every text a template can produce, `${…}` placeholders written as HOLE. */
+/** 一个模板能拼出的每一段文字，占位的 `${…}` 写成 HOLE。 */
 function expand(template: ts.TemplateExpression, env: Env): string[] {
   let texts = [template.head.text];
   for (const span of template.templateSpans) {
@@ -79,9 +76,9 @@ function expand(template: ts.TemplateExpression, env: Env): string[] {
   return texts;
 }
 
-/** Reads wordings and separators off one function body into out; onCall sees every call it makes outside a placeholder. */
+/** 从一个函数体里读出说法和分隔符，放进 out；它在占位之外的每个调用都交给 onCall。 */
 function readBody(body: ts.Node, env: Env, out: Wordings, onCall: (call: ts.CallExpression) => void, throwPrefix = "", passed: (n: ts.Node) => boolean = () => false): void {
-  // `const problems = x.map(…)`: joining `problems` joins wordings
+  // `const problems = x.map(…)`：join `problems` 就是把几句话连起来
   const mapped = new Set<string>();
   const findMapped = (n: ts.Node): void => {
     if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer !== undefined && isMapCall(n.initializer)) mapped.add(n.name.text);
@@ -95,8 +92,8 @@ function readBody(body: ts.Node, env: Env, out: Wordings, onCall: (call: ts.Call
     const [arg] = call.arguments;
     if (joinsWordings && arg !== undefined && isStringy(arg)) add(out.separators, arg.text);
   };
-  // inside a placeholder only separators count (the placeholder itself is a hole in its template), and whatever a
-  // callback there returns (`${keys.map((k) => `unexpected "${k}"`).join(", ")}`: each element is a wording)
+  // 占位里只有分隔符算数（占位本身是模板里的一个洞），另外占位里回调返回的东西也算
+  // （`${keys.map((k) => `unexpected "${k}"`).join(", ")}`：每个元素是一句话）
   const inHole = (n: ts.Node): void => {
     if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return visit(n.body);
     if (isJoinCall(n)) separatorOf(n);
@@ -104,7 +101,7 @@ function readBody(body: ts.Node, env: Env, out: Wordings, onCall: (call: ts.Call
   };
   const thrown = (n: ts.Node): boolean => ts.isNewExpression(n.parent) && ts.isThrowStatement(n.parent.parent);
   function visit(n: ts.Node): void {
-    // what run passes a helper for a parameter is not a wording by itself: it fills that parameter's holes
+    // run 传给帮手函数的参数本身不是一句话：它填的是那个参数在帮手里留下的洞
     if (passed(n)) return;
     if (ts.isTemplateExpression(n)) {
       for (const t of expand(n, env)) add(out.wordings, (thrown(n) ? throwPrefix : "") + t);
@@ -125,7 +122,7 @@ function readBody(body: ts.Node, env: Env, out: Wordings, onCall: (call: ts.Call
   visit(body);
 }
 
-/** The opening text of the template a try's catch clause returns (`return \`error: ${…}\``), or "" when there is none. */
+/** try 的 catch 返回的模板的开头（`return \`error: ${…}\``），没有就是 ""。 */
 function catchPrefix(tryStatement: ts.TryStatement): string {
   let prefix = "";
   const look = (n: ts.Node): void => {
@@ -136,7 +133,7 @@ function catchPrefix(tryStatement: ts.TryStatement): string {
   return prefix;
 }
 
-/** The wordings and separators `ToolRegistry.run` can produce, read off its syntax tree; undefined without a `run`. */
+/** `ToolRegistry.run` 能说的话和用的分隔符，从语法树上读出来；没有 `run` 时回 undefined。 */
 export function runWordings(code: string): Wordings | undefined {
   const body = runBody(code);
   if (body === undefined) return undefined;
@@ -166,7 +163,7 @@ export function runWordings(code: string): Wordings | undefined {
 
 const SEPARATOR = /^[\p{P}\p{S}\s]+$/u;
 
-/** The README's table (header cell 「报错」): its first-cell code spans as wordings (`<…>` as HOLE) and separators. */
+/** README 里那张表（表头格写着「报错」）：每行第一格的行内代码，分成说法（`<…>` 换成 HOLE）和分隔符。 */
 export function tableWordings(readme: string): (Wordings & { section: string; problems: string[] }) | undefined {
   for (const section of parseReadme(readme).sections) {
     if (section.name === "Pi 源码溯源") continue;
@@ -195,7 +192,7 @@ export function tableWordings(readme: string): (Wordings & { section: string; pr
 }
 
 export function checkErrorTable(lessonId: string, readme: string, ctx: DocsContext): string[] {
-  // only the lesson that introduces run (its report has the key, the previous one does not)
+  // 只查引入 run 的那一课（它的报告有这个键，前一课的没有）
   if (ctx.report === undefined || !(RUN_KEY in ctx.report) || (ctx.prevReport !== undefined && RUN_KEY in ctx.prevReport)) return [];
   const say = (where: string, what: string): string => `${lessonId} README ${where}: ${what}`;
   const code = runWordings(ctx.code);

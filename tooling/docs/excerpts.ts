@@ -1,22 +1,20 @@
 /**
- * Docs check: 代码片段 (every section but Pi 源码溯源). What a README writer must do to pass:
+ * 文档检查：代码片段（Pi 源码溯源以外的每一节）。写 README 的人要做到：
  *
- *   A ```ts / ```typescript block must be a contiguous run of this lesson's code.ts lines, exactly
- *   (indentation included; trailing whitespace and the block's leading/trailing blank lines ignored).
- *   A line `// …` (or `// ...`, any indentation, words after it allowed) marks lines left out: the runs
- *   between marks must each be contiguous code.ts lines, in the code's order.
- *   An excerpt is honest about where it stops: every declaration, statement or block that starts inside it
- *   also ends inside it — or its last line is a `// …` mark. (It may start inside a block: showing the last
- *   lines of a function, closing brace included, is fine.)
+ *   ```ts / ```typescript 代码块必须是这一课 code.ts 里连续的几行，一字不差（缩进也算；行尾空白和代码块首尾的空行不算）。
+ *   一行 `// …`（或 `// ...`，缩进随意，后面可以跟字）表示这里省掉了几行：几个记号之间的每一段都得是 code.ts 里
+ *   连续的几行，按代码里的先后。
+ *   片段停在哪里要老实：在片段里开头的每个声明、语句或代码块，也在片段里结束——要么片段最后一行是 `// …` 记号。
+ *   （可以从一个代码块中间开始：只给一个函数最后几行，连同收尾的大括号，没问题。）
  */
 import ts from "typescript";
 import { lineOf, parseReadme, walk } from "../markdown.ts";
 import type { DocsContext } from "./context.ts";
 
-/** Fence languages whose blocks are excerpts of the lesson's code.ts. */
+/** 这几种语言的代码块是这一课 code.ts 的片段。 */
 const EXCERPT_LANGS: ReadonlySet<string> = new Set(["ts", "typescript"]);
 
-/** A line that says "lines left out here". */
+/** 说「这里省掉了几行」的那一行。 */
 export const OMISSION_MARK = /^\s*\/\/\s*(?:…|\.\.\.)/;
 
 const codeLines = (code: string): string[] =>
@@ -25,7 +23,7 @@ const codeLines = (code: string): string[] =>
     .split("\n")
     .map((l) => l.trimEnd());
 
-/** Where a contiguous run of lines sits in `lines`, at or after line `from`: its first line's index, or how far the best try got. */
+/** 一段连续的行在 `lines` 里从第 `from` 行起的位置：第一行的下标，或者最好的一次试到了哪一行。 */
 function placeRun(run: readonly string[], lines: readonly string[], from: number): { at: number } | { differsAt: number } {
   let best = 0;
   for (let start = from; start < lines.length; start++) {
@@ -38,9 +36,8 @@ function placeRun(run: readonly string[], lines: readonly string[], from: number
 }
 
 /**
- * Where `excerpt` (lines, trailing whitespace already trimmed) sits in `code`: its runs between `// …` marks, each a
- * contiguous run of code lines, in order. `{ ok: true, first, last }` (0-based code lines the excerpt spans, omitted
- * lines included), or the index of the excerpt's first line that no placement gets past.
+ * `excerpt`（一行行，行尾空白已去掉）在 `code` 里的位置：`// …` 记号隔开的每一段，各是代码里连续的几行，按先后。
+ * 回 `{ ok: true, first, last }`（片段占的代码行，从 0 数，省掉的行也算在内），或者片段里哪一行怎么放都过不去。
  */
 export function findExcerpt(excerpt: readonly string[], code: string): { ok: true; first: number; last: number } | { ok: false; differsAt: number } {
   const lines = codeLines(code);
@@ -65,7 +62,7 @@ export function findExcerpt(excerpt: readonly string[], code: string): { ok: tru
 
 const sources = new Map<string, ts.SourceFile>();
 
-/** The outermost syntax node that starts on code lines first..last (0-based) and ends after them, if any. */
+/** 在代码第 first..last 行（从 0 数）里开头、却在它们之后才结束的最外层语法节点，有的话。 */
 export function openNodeIn(code: string, first: number, last: number): { kind: string; line: number; endLine: number } | undefined {
   let sf = sources.get(code);
   if (sf === undefined) {

@@ -1,19 +1,17 @@
 /**
- * Docs check: no ghost nouns (every section but Pi 源码溯源).
+ * 文档检查：没有幽灵名词（Pi 源码溯源以外的每一节）。
  *
- *   A space-free inline code span that is not a path, filename, command word, kebab-case word, number,
- *   lesson id (`s04`) or rule id (`R5`, `U1`) is read as names (`A`, `A.b`, `A#b`, `fn()`, `A<B>`); every
- *   part must be an identifier/keyword token or string-literal content of this lesson's code.ts
- *   (comments don't count), or the whole path must be JavaScript's own (`structuredClone`, `toString`, `Promise.all`;
- *   not `ToolRegistry.find`: see isJsBuiltinPath). A quoted literal (`"toolUse"`, even with spaces) must occur in code.ts.
- *   Plain prose is held to the same rule for code-looking words: camelCase/PascalCase (a lowercase letter
- *   followed by an uppercase one: `maxTurns`, `ContextBlock`), snake_case, or a call `name()`; product
- *   names (PRODUCT_WORDS) and file names (APPEND_SYSTEM.md) pass. Names this lesson removes by U1 (s03
- *   `complete`) are allowed. A name of Pi 1.6.0 (a declaration or a string literal type such as
- *   agent_start, tooling/pi-index.json) on a line that says Pi, or in a table column headed Pi, is Pi's.
- *   In 接入主线, a later lesson's name only with a label right after it: `ToolCall`（s04 加） or `ToolCall` (s04 加)
- *   (also 起/引入/新增, or none); one label after a list joined by 、 , / 和 covers the list. The label
- *   must be the lesson that introduces the name. Earlier-lesson labels are just prose.
+ *   不带空格的行内代码，只要不是路径、文件名、命令词、短横线连起来的词、数字、课号（`s04`）或规则编号（`R5`、`U1`），
+ *   就读成名字（`A`、`A.b`、`A#b`、`fn()`、`A<B>`）：每一截都得是这一课 code.ts 里的标识符、关键字或字符串字面量的内容
+ *   （注释里的不算），要么整条路径是 JavaScript 自己的（`structuredClone`、`toString`、`Promise.all`；`ToolRegistry.find`
+ *   不算，见 isJsBuiltinPath）。带引号的字面量（`"toolUse"`，有空格也算）必须在 code.ts 里出现。
+ *   正文里像代码的词守同一条规矩：驼峰（小写字母后面跟大写：`maxTurns`、`ContextBlock`）、下划线连起来的词、调用
+ *   `name()`；产品名（PRODUCT_WORDS）和文件名（APPEND_SYSTEM.md）放行。这一课用 U1 去掉的名字（s03 的 `complete`）
+ *   可以出现。Pi 1.6.0 的名字（声明或字符串字面量类型，比如 agent_start，见 tooling/pi-index.json）出现在说 Pi 的那一行、
+ *   或表头写着 Pi 的那一栏里，就是 Pi 的。
+ *   接入主线里，后面课的名字后面必须紧跟一个标签：`ToolCall`（s04 加）或 `ToolCall` (s04 加)（「起」「引入」「新增」
+ *   也行，不写动词也行）；用 、 , / 和 连起来的一串名字后面跟一个标签，整串都算。标签必须是引入这个名字的那一课；
+ *   标着前面课的标签只是普通文字。
  */
 import type { Nodes } from "mdast";
 import { toString } from "mdast-util-to-string";
@@ -26,7 +24,7 @@ import { IGNORED_WORDS, PRODUCT_WORDS, type Span, classifySpan, ghostLooking, is
 
 const SAYS_PI = /(?<![\w-])Pi(?![\w-])/;
 
-/** Names this lesson's U1 upgrades remove (prev keys gone from this report): allowed in its README. */
+/** 这一课的 U1 升级去掉的名字（前一课有、这一课的报告里没了的键）：它的 README 里可以出现。 */
 function removedNames(ctx: DocsContext): Set<string> {
   const out = new Set<string>();
   if (!ctx.prevReport || !ctx.report) return out;
@@ -38,17 +36,17 @@ function removedNames(ctx: DocsContext): Set<string> {
   return out;
 }
 
-/** What judging one section needs: where the message goes, whether it is 接入主线, which names this lesson knows. */
+/** 判一节要用的东西：报错往哪里放、是不是接入主线、这一课认得哪些名字。 */
 type Judge = {
   lessonId: string;
   ctx: DocsContext;
   mainline: boolean;
   say(what: string): void;
-  /** Every part of the path is this lesson's (code tokens, names its U1 upgrade removes, TypeScript words), or JavaScript defines the whole path. */
+  /** 路径的每一截都是这一课的（代码里的词、U1 升级去掉的名字、TypeScript 的词），或者整条路径是 JavaScript 定义的。 */
   known(parts: readonly string[]): boolean;
 };
 
-/** A later lesson's name in 接入主线 with a label: the label must be right. Returns whether it was handled. */
+/** 接入主线里带标签的后面课的名字：标签得对。回它是不是按标签处理了。 */
 function checkLabel(j: Judge, shown: string, parts: readonly string[], label: string | undefined): boolean {
   if (!j.mainline || label === undefined || lessonNumber(label) <= lessonNumber(j.lessonId)) return false;
   const firsts = parts.map((p) => j.ctx.origins.get(p)?.lesson).filter((l): l is string => l !== undefined);
@@ -58,19 +56,19 @@ function checkLabel(j: Judge, shown: string, parts: readonly string[], label: st
   return true;
 }
 
-/** A name that is neither this lesson's nor (on a line that says Pi) Pi's: a ghost; in 接入主线 a later name wants its label. */
+/** 既不是这一课的、（在说 Pi 的那一行上）也不是 Pi 的名字：幽灵；在接入主线里，后面课的名字要带标签。 */
 function checkName(j: Judge, shown: string, parts: readonly string[], where: string, saysPi: boolean): void {
   const later = parts.map((p) => laterLesson(p, j.lessonId, j.ctx)).find((l) => l !== undefined);
   if (j.mainline && later !== undefined) {
     j.say(`\`${shown}\`${where} comes from ${later}: label it right after the name, \`${shown}\`（${later} 加）`);
     return;
   }
-  // a name of Pi 1.6.0 on a line that says it is Pi's (`Pi 里叫 ExtensionFactory`) points the reader to Pi, not to code.ts
+  // 说是 Pi 的那一行上的 Pi 1.6.0 名字（`Pi 里叫 ExtensionFactory`）让读者去看 Pi，不是看 code.ts
   const piName = saysPi && (j.ctx.pi.hasName(parts.slice(0, 2).join(".")) || (parts.length === 1 && j.ctx.pi.hasLiteral(parts[0] ?? "")));
   if (!j.known(parts) && !piName) j.say(`ghost noun \`${shown}\`${where} (not in ${j.ctx.lessonDir}/code.ts)`);
 }
 
-/** A quoted literal must be in code.ts — or, labelled with a later lesson in 接入主线, first appear in that lesson. */
+/** 带引号的字面量必须在 code.ts 里；或者在接入主线里标着后面的某一课，那就得在那一课第一次出现。 */
 function checkLiteral(j: Judge, value: string, label: string | undefined): void {
   if (j.mainline && label !== undefined && lessonNumber(label) > lessonNumber(j.lessonId)) {
     const first = j.ctx.origins.get(value)?.lesson;
@@ -86,7 +84,7 @@ function checkSpan(j: Judge, span: Span, saysPi: boolean): void {
   for (const path of kind.paths) if (!checkLabel(j, path.join("."), path, span.label)) checkName(j, path.join("."), path, "", saysPi);
 }
 
-/** The cells of a table column whose header names Pi (`| | 课程 | Pi 1.6.0 |`): they speak of Pi. */
+/** 表头点名 Pi 的那一栏的格子（`| | 课程 | Pi 1.6.0 |`）：它们说的是 Pi。 */
 function piColumnCells(nodes: readonly Nodes[]): Set<Nodes> {
   const cells = new Set<Nodes>();
   walk(nodes, (n) => {
@@ -104,8 +102,7 @@ function checkSection(j: Judge, section: Section): void {
     for (const line of inlineLines(container)) {
       const saysPi = piCells.has(container) || SAYS_PI.test(lineText(line));
       for (const span of spansOfLine(line)) checkSpan(j, span, saysPi);
-      // plain prose: a code-looking word is a name too, and must be this lesson's. A later lesson's name outside
-      // 接入主线 is the vocabulary check's to report (it is a real name, just too early).
+      // 正文：像代码的词也是名字，也得是这一课的。接入主线之外出现的后面课的名字归词汇检查报（它是真名字，只是来得太早）。
       for (const t of proseTokens(line, ghostLooking)) {
         if (PRODUCT_WORDS.has(t.name) || IGNORED_WORDS.has(t.name)) continue;
         if (!j.mainline && laterLesson(t.name, j.lessonId, j.ctx) !== undefined) continue;

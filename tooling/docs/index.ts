@@ -1,17 +1,17 @@
 /**
- * Docs checks for the lesson READMEs (EVOLUTION.md §6.2 template, §6.3 R-写①–⑤, §6.4 接入主线), plus README code
- * excerpts against code.ts and Pi citations against Pi 1.6.0. One module per rule, each opening with what a README
- * writer must do to pass it: template.ts, try-it.ts, mainline.ts, ghost-nouns.ts, vocabulary.ts, pi-trace.ts,
- * pi-files.ts, pi-boundary.ts, excerpts.ts, banned.ts, error-table.ts, narrative-codes.ts.
+ * 课的 README 的文档检查（EVOLUTION.md §6.2 的模板、§6.3 的 R-写①–⑤、§6.4 的接入主线），外加 README 里的代码片段对
+ * code.ts、引用的 Pi 对 Pi 1.6.0。一条规则一个文件，文件开头写着 README 要怎么写才过：template.ts、try-it.ts、mainline.ts、
+ * ghost-nouns.ts、vocabulary.ts、pi-trace.ts、pi-files.ts、pi-boundary.ts、excerpts.ts、banned.ts、error-table.ts、
+ * narrative-codes.ts。
  *
- * Every check is a function `(lessonId, readmeText, context) => string[]` (the 试一下 check is async because it
- * runs commands through the injected `context.run`). Real READMEs and the fixtures under tests/fixtures/docs/ go
- * through the same functions (context.ts loads either). Messages always start with `sNN README …`.
- * The README is read as a Markdown syntax tree (tooling/markdown.ts); names in it as spans.ts says.
- * Check one lesson by hand: `npm run docs:check -- s03`.
+ * 每条检查都是一个函数 `(lessonId, readmeText, context) => string[]`（试一下那条是 async 的，因为它要经注入的
+ * `context.run` 跑命令）。真的 README 和 tests/fixtures/docs/ 下的样例走同一组函数（context.ts 两种都能载入）。
+ * 报错总以 `sNN README …` 开头。README 读成 Markdown 语法树（tooling/markdown.ts），里面的名字照 spans.ts 说的认。
+ * 手动查一课：`npm run docs:check -- s03`。
  *
- * Not a lesson check, so not in CHECKS: english-readme.ts compares README.en.md with the root README (commands, lesson
- * table); tests/docs.test.ts runs it.
+ * 不是查一课的，所以不在 CHECKS 里：english-readme.ts 拿 README.en.md 和根 README 比（命令、课程表），由
+ * tests/english-readme.test.ts 跑；folder-map.ts 拿根 README 的仓库布局和 tests/README.md 的两张表对目录，由
+ * tests/folder-map.test.ts 跑。两个都由不带课号的 `npm run docs:check` 跑。
  */
 import { existsSync, readFileSync } from "node:fs";
 import { checkBannedPhrases } from "./banned.ts";
@@ -43,13 +43,13 @@ export const CHECKS: readonly { rule: string; check: CheckFn }[] = [
   { rule: "叙事里不写规则和决策的编号", check: checkNarrativeCodes },
 ];
 
-/** Every check's violations, keyed by rule. */
+/** 每条检查的违规，按规则分开。 */
 export async function checkReadme(lessonId: string, readme: string, ctx: DocsContext): Promise<Map<string, string[]>> {
   const results = await Promise.all(CHECKS.map(async ({ rule, check }) => [rule, await check(lessonId, readme, ctx)] as const));
   return new Map(results);
 }
 
-/** Violations of one lesson's README (`sNN README: missing` when there is none). For scripts/check-docs.ts. */
+/** 一课 README 的违规（没有 README 时是 `sNN README: missing`）。给 scripts/check-docs.ts 用。 */
 export async function checkLesson(id: string, options: ProjectOptions = {}, project?: Project): Promise<string[]> {
   const p = project ?? loadProject(options);
   const lesson = p.lessons.find((l) => l.id === id);

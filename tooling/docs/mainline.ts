@@ -1,22 +1,17 @@
 /**
- * Docs check: 接入主线 agrees with the API diff (§6.4).
+ * 文档检查：接入主线和 API 差异对得上（§6.4）。
  *
- *   Every name the API diff (tests/api/sNN.json minus the previous lesson's report) adds for an exported
- *   declaration must be named by a row of a change table: a new declaration in the row's FIRST cell
- *   (demo helpers too; several names may share a row); a new member (`Agent.registry`) or union member
- *   (`"toolUse"`, `ToolResultMessage`, the `tool_call` of a new variant) in the first cell, or anywhere in
- *   the row whose first cell names its owner (`| \`ToolRegistry\` | … | 加 \`run\` |`). Mentions elsewhere
- *   (the 焊接点 sentence, a ```diff block) do not count. Not required: tag keys, constructors,
- *   discriminant fields, fields of a new variant, pairs the previous report already had. s01 instead
- *   names every s01 declaration in a first cell (its permanent foundation).
- *   U1 (tooling/constitution/data.ts U1_UPGRADES, else removed/changed keys): the upgraded type or member in
- *   backticks in the same table row or paragraph as 这是升级.
- *   Claims: a table cell or line whose text starts with `+` or `新增` (or a `+` list item) claims each
- *   space-free backticked name in it (`X`, `A.b`, `"lit"`) as new in this lesson; each must be in the
- *   API diff. A change-table row whose SECOND cell is `—` (上一节 had nothing; also `-`, `–`, `无`) claims
- *   the unlabelled backticked names of its FIRST cell as new, more strictly: a declaration the previous
- *   report did not have, a member pair or union member it did not have; an owner that merely gained a
- *   member (`Provider` in s03) is not new. Not in s01.
+ *   API 差异（tests/api/sNN.json 减去前一课的报告）给导出声明加的每个名字，都得有改动表的一行点到：新声明写在那一行的
+ *   第一格（演示用的辅助函数也算；几个名字可以共用一行）；新成员（`Agent.registry`）或联合类型的新成员
+ *   （`"toolUse"`、`ToolResultMessage`、新变体的 `tool_call`）写在第一格，或者写在第一格点名它主人的那一行的任何地方
+ *   （`| \`ToolRegistry\` | … | 加 \`run\` |`）。别处提到的（焊接点那句话、```diff 代码块）不算。不要求的：标签键、构造函数、
+ *   判别字段、新变体的字段、前一课的报告已经有的组合。s01 另算：s01 的每个声明都写在某一行的第一格（这是永久的地基）。
+ *   U1（tooling/constitution/data.ts 的 U1_UPGRADES，没有就看删掉或改了的键）：升级了的类型或成员用反引号写在
+ *   「这是升级」所在的那一行表格或那一段里。
+ *   声称新增：文字以 `+` 或 `新增` 开头的表格和行（或 `+` 开头的列表项）里，每个反引号里不带空格的名字（`X`、`A.b`、`"lit"`）
+ *   都算声称是这一课新加的，它们都得在 API 差异里。改动表里第二格是 `—` 的一行（上一节那里什么都没有；`-`、`–`、`无` 也算），
+ *   第一格里不带标签的反引号名字都算声称新增，而且要求更严：得是前一课的报告没有的声明、没有的成员或联合成员；
+ *   只是多了一个成员的主人（s03 的 `Provider`）不算新的。s01 不查这一条。
  */
 import type { Nodes, TableCell } from "mdast";
 import { toString } from "mdast-util-to-string";
@@ -31,10 +26,9 @@ interface Requirement {
 }
 
 /**
- * What the API diff says this lesson added: (key, token) requirements, the set of claimable names (for
- * `+`/`新增` claims: new tokens, `Owner.member`, and owners that gained anything), and the stricter sets for
- * `—` rows: `fresh` (new tokens and `Owner.member` pairs the previous report did not have) and `newDecls`
- * (declarations the previous report did not have at all).
+ * API 差异说这一课加了什么：要求点到的（键，名字）、可以声称新增的名字（给 `+`/`新增` 用：新的名字、`Owner.member`，
+ * 以及多了任何东西的主人），和给 `—` 行用的两个更严的集合：`fresh`（前一课的报告没有的名字和 `Owner.member`）、
+ * `newDecls`（前一课的报告根本没有的声明）。
  */
 export function addedNames(ctx: DocsContext): { required: Requirement[]; claimable: Set<string>; fresh: Set<string>; newDecls: Set<string> } {
   const report = ctx.report ?? {};
@@ -56,7 +50,7 @@ export function addedNames(ctx: DocsContext): { required: Requirement[]; claimab
     return { required, claimable, fresh, newDecls };
   }
   const prev = ctx.prevReport;
-  const seen = new Set<string>(); // "owner\0token" pairs the previous lesson already had
+  const seen = new Set<string>(); // 前一课已经有的 "owner\0token" 组合
   for (const [key, value] of Object.entries(prev)) {
     const info = keyInfo(key);
     if (!info) continue;
@@ -88,12 +82,12 @@ export function addedNames(ctx: DocsContext): { required: Requirement[]; claimab
 
 const cellSpans = (cell: TableCell | undefined): Span[] => (cell ? inlineLines(cell).flatMap(spansOfLine) : []);
 const unlabelled = (spans: readonly Span[]): Span[] => spans.filter((s) => s.label === undefined);
-/** Text that claims what follows as new: `+` or `新增`. */
+/** 声称后面是新东西的开头：`+` 或 `新增`。 */
 const CLAIM = /^\s*(?:\+|新增)/;
-/** A cell that says "nothing here": `—` (also `——`, `–`, `-`, `无`). */
+/** 说「这里原来什么都没有」的格子：`—`（`——`、`–`、`-`、`无` 也算）。 */
 const EMPTY_CELL = /^\s*(?:—+|–|-|无)\s*$/;
 
-/** Claimed-new spans: in a table cell or line whose text starts with `+` or `新增`, or a `+` list item's first line. */
+/** 声称新增的反引号片段：文字以 `+` 或 `新增` 开头的格子和行里的，或者 `+` 开头的列表项第一行里的。 */
 export function claimSpans(section: Section, readme: string): Span[] {
   const out: Span[] = [];
   const plusItems = new Set<Nodes>();
@@ -114,8 +108,7 @@ export function claimSpans(section: Section, readme: string): Span[] {
 }
 
 /**
- * Spans claimed new by a change-table row: a table row whose SECOND cell is empty (`—`, i.e. the previous
- * lesson had nothing there) claims the unlabelled backticked names of its FIRST cell as new in this lesson.
+ * 改动表的一行声称新增的片段：第二格是空的（`—`，前一课那里什么都没有），第一格里不带标签的反引号名字就都算这一课新加的。
  */
 export function newRowSpans(section: Section): Span[] {
   return tableRows(section.nodes)
@@ -123,10 +116,10 @@ export function newRowSpans(section: Section): Span[] {
     .flatMap((row) => unlabelled(cellSpans(row.children[0])));
 }
 
-/** The identifiers in a list of spans. */
+/** 一组片段里的标识符。 */
 const idsOf = (spans: readonly Span[]): Set<string> => new Set(spans.flatMap((s) => identifiersIn(s.text)));
 
-/** One row per change: every required name is in a change-table row's first cell, or (a member) in its owner's row. */
+/** 一处改动一行：每个要求点到的名字都在改动表某一行的第一格，或者（成员）在它主人的那一行里。 */
 function missingRows(section: Section, lessonId: string, ctx: DocsContext, required: readonly Requirement[]): string[] {
   const rows = tableRows(section.nodes).map((row) => ({ first: idsOf(cellSpans(row.children[0])), all: idsOf(row.children.flatMap(cellSpans)) }));
   const missing = new Map<string, { keys: string[]; owners: Set<string> }>();
@@ -147,7 +140,7 @@ function missingRows(section: Section, lessonId: string, ctx: DocsContext, requi
   });
 }
 
-/** U1: each upgrade is named in the same table row or paragraph as 这是升级. */
+/** U1：每处升级都点名在「这是升级」所在的那一行表格或那一段里。 */
 function unnamedUpgrades(section: Section, ctx: DocsContext): string[] {
   if (ctx.upgrades.length === 0) return [];
   const units: Span[][] = [
@@ -162,7 +155,7 @@ function unnamedUpgrades(section: Section, ctx: DocsContext): string[] {
   });
 }
 
-/** Claimed-new names that are not new: each span's literals and names, judged by the two predicates. */
+/** 声称新增、其实不新的名字：每个片段里的字面量和名字，用两个判断函数来判。 */
 function falseClaims(spans: readonly Span[], diffName: string, literalIsNew: (literal: string) => boolean, pathIsNew: (path: string[]) => boolean): string[] {
   const out: string[] = [];
   for (const span of spans) {
@@ -187,8 +180,8 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
   const { required, claimable, fresh, newDecls } = addedNames(ctx);
   const diffName = ctx.prevLesson ? `the API diff ${ctx.prevLesson} → ${lessonId}` : `${lessonId}'s API report`;
   const found = [...missingRows(section, lessonId, ctx, required), ...unnamedUpgrades(section, ctx)];
-  // claims: a name the section says is new must be in the diff. `+`/新增 lines may also name a declaration that only
-  // gained a member; a `—` row says the previous lesson had nothing there, so its names must be new themselves.
+  // 声称新增：这一节说是新的名字，差异里都得有。`+`/新增 的行也可以点名一个只是多了成员的声明；
+  // `—` 行说前一课那里什么都没有，所以它的名字本身就得是新的。
   found.push(
     ...falseClaims(
       claimSpans(section, readme),
@@ -197,7 +190,7 @@ export function checkMainline(lessonId: string, readme: string, ctx: DocsContext
       (p) => (p.length === 1 ? claimable.has(p[0] ?? "") : claimable.has(`${p[0]}.${p[1]}`) || claimable.has(p[0] ?? "")),
     ),
   );
-  // `—` rows: the first cell's names are new in this lesson (s01 has no previous lesson to compare with).
+  // `—` 行：第一格的名字是这一课新加的（s01 没有前一课可比）。
   if (ctx.prevLesson !== undefined) {
     found.push(
       ...falseClaims(

@@ -1,14 +1,12 @@
 /**
- * Docs check: Pi 边界的依据 (the `> Pi 边界：…` line of the title block). What a README writer must do to pass:
+ * 文档检查：Pi 边界的依据（标题块里 `> Pi 边界：…` 那一行）。写 README 的人要做到：
  *
- *   End the Pi 边界 line with its evidence, one clause in full-width brackets: `（依据：…）`, optionally followed
- *   by `。`. Inside it, every inline code span is evidence and must exist: a Pi 1.6.0 name (`Agent.prompt`, the first two
- *   parts are checked) or path (`packages/…`, `docs/x.md`, short `agent/…`, a bare `agent-loop.ts`), as the Pi trace
- *   resolves them (tooling/pi-index.json); or the id of a fidelity scenario (fidelity/scenarios.ts,
- *   fidelity/mechanisms.ts) that already runs on this lesson. At least one span. Words between them are free:
- *   `（依据：`packages/agent/src/agent.ts` 的 `Agent.prompt`；对照 `provider-error`）`.
- *   The clause is Pi's, so the 词汇纪律 check does not read it (like the Pi trace); a `path` 的 `Name` pair in
- *   it is held to the Pi file check like anywhere else.
+ *   Pi 边界那一行以它的依据收尾，写成一个全角括号括起来的小句：`（依据：…）`，后面可以跟一个 `。`。小句里的每段行内代码
+ *   都是依据，都得真有：Pi 1.6.0 的名字（`Agent.prompt`，查前两截）或路径（`packages/…`、`docs/x.md`、简写的 `agent/…`、
+ *   只写文件名的 `agent-loop.ts`），认法和 Pi 源码溯源一样（tooling/pi-index.json）；或者是已经在这一课上跑的保真对照
+ *   场景的 id（fidelity/scenarios.ts、fidelity/mechanisms.ts）。至少一段。它们之间的字随便写：
+ *   `（依据：`packages/agent/src/agent.ts` 的 `Agent.prompt`；对照 `provider-error`）`。
+ *   这个小句说的是 Pi，所以词汇纪律不读它（和 Pi 源码溯源一样）；里面的「`路径` 的 `名字`」照样归 Pi 名字和文件的检查管。
  */
 import { lessonNumber } from "../course.ts";
 import { HEAD, type InlineLine, type Piece, lineText, linesOf, parseReadme } from "../markdown.ts";
@@ -20,15 +18,14 @@ const BOUNDARY = /^Pi 边界[：:]/;
 const OPEN = /[（(]依据[：:]/;
 const CLOSE = /[）)]\s*[。.]?\s*$/;
 
-/** The Pi 边界 line of a README's title block, if it has one. */
+/** README 标题块里的 Pi 边界那一行，有的话。 */
 export function boundaryLine(readme: string): InlineLine | undefined {
   const doc = parseReadme(readme);
   return linesOf(doc.head.filter((n) => n.type === "blockquote")).find((l) => BOUNDARY.test(lineText(l).trim()));
 }
 
 /**
- * The evidence clause of a line: the pieces from `（依据：` to the end of the line, and whether it closes there; undefined
- * when the line has no such clause.
+ * 一行里的依据小句：从 `（依据：` 到行尾的几段，和它是不是在那里收口；这一行没有这样的小句时回 undefined。
  */
 export function evidenceClause(line: InlineLine): { pieces: Piece[]; closed: boolean } | undefined {
   for (let i = line.pieces.length - 1; i >= 0; i--) {
@@ -43,7 +40,7 @@ export function evidenceClause(line: InlineLine): { pieces: Piece[]; closed: boo
   return undefined;
 }
 
-/** A line without its evidence clause (for the checks that leave the clause to this one). */
+/** 去掉依据小句的一行（给把小句留给这条检查的那几条检查用）。 */
 export function withoutEvidence(line: InlineLine): InlineLine {
   const clause = evidenceClause(line);
   if (!clause) return line;
@@ -54,7 +51,7 @@ export function withoutEvidence(line: InlineLine): InlineLine {
   return { line: line.line, pieces };
 }
 
-/** Why one evidence span does not hold, or undefined when it does. */
+/** 一段依据为什么站不住；站得住时回 undefined。 */
 function badEvidence(text: string, lessonId: string, ctx: DocsContext): string | undefined {
   const since = ctx.fidelity.get(text);
   if (since !== undefined) return lessonNumber(since) <= lessonNumber(lessonId) ? undefined : `fidelity scenario \`${text}\` runs from ${since} on, not on ${lessonId}`;
@@ -68,7 +65,7 @@ function badEvidence(text: string, lessonId: string, ctx: DocsContext): string |
 
 export function checkPiBoundary(lessonId: string, readme: string, ctx: DocsContext): string[] {
   const line = boundaryLine(readme);
-  if (!line) return []; // no Pi 边界 line at all is the template check's
+  if (!line) return []; // 根本没有 Pi 边界那一行，归模板检查报
   const say = (what: string): string => `${lessonId} README ${HEAD}: line ${line.line}: the Pi 边界 line ${what}`;
   const clause = evidenceClause(line);
   const spans = clause?.pieces.filter((p) => p.code).map((p) => p.value.trim()) ?? [];

@@ -1,10 +1,10 @@
 /**
- * Docs check: Pi 源码溯源. What a README writer must do to pass:
+ * 文档检查：Pi 源码溯源。写 README 的人要做到：
  *
- *   Backticked Pi names (`SessionManager.branch`, `runAgentLoop()`; the first two parts are checked) and
- *   paths (`packages/…`, `docs/x.md`, short `agent/…` `ai/…` `ca/…`, bare `agent-loop.ts`) must exist in
- *   Pi 1.6.0 (tooling/pi-index.json); `packages/…`/`docs/….md` paths in prose, links and blocks too. Names of
- *   this lesson's code, quoted strings and spans with spaces are skipped: write Pi string values quoted.
+ *   反引号里的 Pi 名字（`SessionManager.branch`、`runAgentLoop()`；查前两截）和路径（`packages/…`、`docs/x.md`、简写的
+ *   `agent/…` `ai/…` `ca/…`、只写文件名的 `agent-loop.ts`）在 Pi 1.6.0 里都得有（tooling/pi-index.json）；正文、链接和
+ *   代码块里的 `packages/…`、`docs/….md` 路径也一样。这一课代码里的名字、带引号的字符串和带空格的片段跳过：
+ *   Pi 的字符串值要加引号写。
  */
 import { findSection, linesOf, walk } from "../markdown.ts";
 import { type DocsContext, type PiLookup } from "./context.ts";
@@ -15,13 +15,13 @@ const SHORT_PATHS: Readonly<Record<string, string>> = { "ai/": "packages/ai/src/
 const PI_REPO_URL = /^https?:\/\/github\.com\/earendil-works\/pi\/(?:blob|tree)\/[^/]+\/(.+)$/;
 const PI_PATH_IN_TEXT = /(?<![\w/.-])(?:packages\/[\w./-]+|docs\/[\w./-]+\.md)/g;
 
-/** Whether a cited path exists in Pi; undefined when the text is not a Pi path citation at all. */
+/** 引用的路径在 Pi 里有没有；这段文字根本不是在引用 Pi 的路径时回 undefined。 */
 export function piPathExists(raw: string, pi: PiLookup): boolean | undefined {
   const files = piPathFiles(raw, pi);
   return files === undefined ? undefined : files.length > 0;
 }
 
-/** The Pi repo paths a citation resolves to (a file, a folder, or a bare file name's matches); undefined when not a Pi path. */
+/** 一处引用落到 Pi 仓库的哪些路径（一个文件、一个文件夹，或只写文件名时对上的那几个）；不是 Pi 的路径时回 undefined。 */
 export function piPathFiles(raw: string, pi: PiLookup): string[] | undefined {
   const url = PI_REPO_URL.exec(raw)?.[1];
   const p = (url ?? raw).replace(/^\.\//, "").replace(/(?::\d+(?:-\d+)?|#.*)$/, "").replace(/[.,;:)]+$/, "");
@@ -56,7 +56,7 @@ export function checkPiTrace(lessonId: string, readme: string, ctx: DocsContext)
       const kind = classifySpan(text);
       if (kind.kind !== "names") continue;
       for (const path of kind.paths) {
-        if (path.every((p) => tokens.has(p))) continue; // a course name of this lesson
+        if (path.every((p) => tokens.has(p))) continue; // 这一课自己的名字
         if (!ctx.pi.hasName(path.slice(0, 2).join("."))) say(`\`${path.join(".")}\` not found in Pi 1.6.0`);
       }
     }

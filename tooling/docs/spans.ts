@@ -1,11 +1,11 @@
-// How the docs checks read a line of prose: its inline code spans (with the lesson label right after a name,
-// `ToolCall`（s04 加）), the code-looking words of its plain prose, and what an inline code span names.
+// 文档检查怎么读一行正文：它的行内代码（连同名字后面紧跟的课号标签，`ToolCall`（s04 加）），普通文字里像代码的词，
+// 以及一段行内代码点的是什么名字。
 import type { InlineLine } from "../markdown.ts";
 import { identifiersIn } from "../names.ts";
 
 export { identifiersIn };
 
-/** An inline code span, with the lesson label right after it (`ToolCall`（s04 加）), if any. */
+/** 一段行内代码，连同后面紧跟的课号标签（`ToolCall`（s04 加）），有的话。 */
 export interface Span {
   text: string;
   line: number;
@@ -15,7 +15,7 @@ export interface Span {
 const LABEL = /^\s*[（(]\s*(s\d\d)\s*(?:加|起|引入|新增)?\s*[）)]/;
 const JOINER = /^\s*(?:[、,，/／]|和|与|及|或)?\s*$/;
 
-/** The inline code spans of one line; a label after a list joined by 、 , / 和 covers the list. */
+/** 一行里的行内代码；用 、 , / 和 连起来的一串后面跟一个标签，整串都算。 */
 export function spansOfLine(l: InlineLine): Span[] {
   const out: Span[] = [];
   for (let i = l.pieces.length - 1; i >= 0; i--) {
@@ -29,18 +29,17 @@ export function spansOfLine(l: InlineLine): Span[] {
   return out;
 }
 
-/** A code-looking word of prose, with the label right after it, if any. */
+/** 正文里一个像代码的词，连同后面紧跟的标签，有的话。 */
 export interface ProseToken {
   name: string;
-  /** As written: `run()` for a call. */
+  /** 照写着的样子：调用写成 `run()`。 */
   shown: string;
   line: number;
   label: string | undefined;
 }
 
 /**
- * Identifier-like words of a line's prose (outside inline code), each with the label right after it.
- * `looksLikeCode` decides which words count.
+ * 一行正文（行内代码之外）里像标识符的词，各带着后面紧跟的标签。哪些词算数由 `looksLikeCode` 定。
  */
 export function proseTokens(l: InlineLine, looksLikeCode: (name: string, call: boolean) => boolean): ProseToken[] {
   const out: ProseToken[] = [];
@@ -49,7 +48,7 @@ export function proseTokens(l: InlineLine, looksLikeCode: (name: string, call: b
     for (const m of p.value.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)(\(\))?/g)) {
       const name = m[1] ?? "";
       const call = m[2] !== undefined;
-      if (!looksLikeCode(name, call) || (!call && FILE_EXT.test(p.value.slice(m.index).split(/[^\w$.-]/)[0] ?? ""))) continue; // APPEND_SYSTEM.md is a file
+      if (!looksLikeCode(name, call) || (!call && FILE_EXT.test(p.value.slice(m.index).split(/[^\w$.-]/)[0] ?? ""))) continue; // APPEND_SYSTEM.md 是个文件
       const label = LABEL.exec(p.value.slice(m.index + m[0].length))?.[1];
       out.push({ name, shown: call ? `${name}()` : name, line: l.line, label });
     }
@@ -57,32 +56,32 @@ export function proseTokens(l: InlineLine, looksLikeCode: (name: string, call: b
   return out;
 }
 
-/** Vocabulary: an uppercase letter after the first character (SessionTree, maxTurns), an underscore, or a call. */
+/** 词汇纪律认的：第一个字符之后有大写字母（SessionTree、maxTurns）、有下划线，或是调用。 */
 export const vocabularyLooking = (name: string, call: boolean): boolean => call || /[A-Z]/.test(name.slice(1)) || name.includes("_");
-/** Ghost nouns: camelCase/PascalCase (`maxTurns`, `ContextBlock`, not `JSON`), snake_case, or a call. */
+/** 幽灵名词认的：驼峰（`maxTurns`、`ContextBlock`，`JSON` 不算）、下划线连起来的词，或是调用。 */
 export const ghostLooking = (name: string, call: boolean): boolean => call || /[a-z][A-Z]/.test(name) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(name);
 
-// ── names in inline code ────────────────────────────────────────────────────────────────────────────
+// ── 行内代码里的名字 ────────────────────────────────────────────────────────────────────────────
 const NAME_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:(?:\?\.|\.|#)[A-Za-z_$][\w$]*)*/g;
 export const FILE_EXT = /\.(ts|mts|cts|js|mjs|cjs|json|md|txt|ya?ml|sh|html|css)$/i;
-/** Tool and product words that are never course nouns. */
+/** 工具和产品的词，永远不是课程的名词。 */
 export const IGNORED_WORDS: ReadonlySet<string> = new Set(["npm", "npx", "tsx", "node", "tsc", "vitest", "git", "bash", "sh", "pi", "Pi", "TypeScript", "JavaScript", "JSON"]);
-/** Product and company names that look like code in prose (PascalCase) but are never course nouns. */
+/** 在正文里看着像代码（大驼峰）、却永远不是课程名词的产品名和公司名。 */
 export const PRODUCT_WORDS: ReadonlySet<string> = new Set(["TypeScript", "JavaScript", "GitHub", "OpenAI", "OpenShell", "VitePress", "DeepSeek", "ChatGPT", "macOS", "npmjs"]);
 /**
- * JavaScript's own names — globals such as `BigInt`, `Promise`, `structuredClone`, and members of the standard prototypes
- * such as `toString`, `then`: a README may talk about the language itself without code.ts declaring them.
+ * JavaScript 自己的名字——`BigInt`、`Promise`、`structuredClone` 这样的全局名字，`toString`、`then` 这样的标准原型成员：
+ * README 可以谈语言本身，不用 code.ts 声明它们。
  */
 export const JS_GLOBALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(globalThis));
-/** Methods every reader knows by their bare name (`toString`, `then`, `flatMap`): members of the common built-in prototypes. */
+/** 读者只看名字就认得的方法（`toString`、`then`、`flatMap`）：常见内置原型的成员。 */
 const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set(
   [Object, Function, Array, String, Promise, Error, Map, Set].flatMap((c) => Object.getOwnPropertyNames(c.prototype)),
 );
 
 /**
- * A name path that JavaScript itself defines: a global (`structuredClone`, `JSON`), a bare method of a built-in
- * prototype (`toString`), a member of a global (`Promise.all`, `Object.hasOwn`) or of its prototype (`Array.prototype.flatMap`).
- * A longer path needs a JavaScript root: `ToolRegistry.find` is not JavaScript's, even though arrays have a `find`.
+ * JavaScript 自己定义的名字路径：全局名字（`structuredClone`、`JSON`）、内置原型上单写的方法（`toString`）、全局对象的成员
+ * （`Promise.all`、`Object.hasOwn`）或它原型上的成员（`Array.prototype.flatMap`）。长一点的路径要以 JavaScript 的名字开头：
+ * `ToolRegistry.find` 不是 JavaScript 的，哪怕数组有 `find`。
  */
 export function isJsBuiltinPath(parts: readonly string[]): boolean {
   const [root, ...rest] = parts;
@@ -102,7 +101,7 @@ export type SpanKind =
   | { kind: "literal"; value: string }
   | { kind: "names"; paths: string[][]; literals: string[] };
 
-/** How an inline code span is read: a string literal, names (`A`, `A.b`, `A#b`, `fn()`), or not a name. */
+/** 一段行内代码怎么读：字符串字面量、名字（`A`、`A.b`、`A#b`、`fn()`），或者不是名字。 */
 export function classifySpan(raw: string): SpanKind {
   const text = raw.trim();
   const quoted = /^(["'])(.*)\1$/s.exec(text);
@@ -110,8 +109,8 @@ export function classifySpan(raw: string): SpanKind {
   if (text === "" || /\s/.test(text)) return { kind: "ignore" };
   if (/[^\x20-\x7e]/.test(text)) return { kind: "ignore" };
   if (text.includes("/") || FILE_EXT.test(text) || /^[.~-]/.test(text)) return { kind: "ignore" };
-  if (/^[\w@-]+$/.test(text) && text.includes("-")) return { kind: "ignore" }; // kebab-case: packages, CLI words
-  if (/^[@<]/.test(text)) return { kind: "ignore" }; // JSDoc tags, HTML tags
+  if (/^[\w@-]+$/.test(text) && text.includes("-")) return { kind: "ignore" }; // 短横线连起来的词：包名、命令行的词
+  if (/^[@<]/.test(text)) return { kind: "ignore" }; // JSDoc 标签、HTML 标签
   if (/^\d/.test(text) || /^s\d\d$/.test(text) || /^(?:[RUDP]\d+|R-.*)$/.test(text)) return { kind: "ignore" };
   if (IGNORED_WORDS.has(text)) return { kind: "ignore" };
   const literals = [...text.matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? "");

@@ -1,15 +1,14 @@
 /**
- * Docs check: 模板 (§6.2). What a README writer must do to pass:
+ * 文档检查：模板（§6.2）。写 README 的人要做到：
  *
- *   Line 1 `# sNN: <主题> — <点题>` (em dash `—`). Between it and `## 问题` only block quotes: the motto
- *   first, then `Pi 边界：…`. Then exactly the H2s 问题, 解决方案, 工作原理, 试一下, 接入主线, 接下来,
- *   Pi 源码溯源, in this order (H3s are free). The whole Pi 源码溯源 body is one `<details>` … `</details>`
- *   (its first and last blocks; not `<details open>`).
+ *   第 1 行是 `# sNN: <主题> — <点题>`（长破折号 `—`）。它和 `## 问题` 之间只有引用块：先是格言，再是 `Pi 边界：…`。
+ *   然后恰好是这几个二级标题，按这个顺序：问题、解决方案、工作原理、试一下、接入主线、接下来、Pi 源码溯源（三级标题随意）。
+ *   Pi 源码溯源的整个正文是一个 `<details>` … `</details>`（它的第一块和最后一块；不能是 `<details open>`）。
  */
 import type { Nodes } from "mdast";
 import { lineOf, lineText, linesOf, parseReadme } from "../markdown.ts";
 
-/** The H2 sections of §6.2, in order. */
+/** §6.2 的二级标题，按顺序。 */
 export const SECTIONS = ["问题", "解决方案", "工作原理", "试一下", "接入主线", "接下来", "Pi 源码溯源"] as const;
 
 export function checkTemplate(lessonId: string, readme: string): string[] {
@@ -27,7 +26,7 @@ export function checkTemplate(lessonId: string, readme: string): string[] {
       say(`line ${lineOf(node)}: only the motto and Pi 边界 quote lines may stand between the title and ## 问题`);
       break;
     }
-    // Markdown lets a plain line straight after `> …` continue the quote ("lazy" continuation); the template wants `>` on every line
+    // Markdown 允许紧跟在 `> …` 后面的普通一行接着算引用（「懒」续行）；模板要求每一行都写 `>`
     const lazy = doc.lines.slice(lineOf(node) - 1, node.position?.end.line).findIndex((l) => l.trim() !== "" && !/^ {0,3}>/.test(l));
     if (lazy !== -1) say(`line ${lineOf(node) + lazy}: every line between the title and ## 问题 starts with \`>\` (the motto, then Pi 边界)`);
     for (const l of linesOf(node.children)) if (lineText(l).trim() !== "") quotes.push(lineText(l).trim());

@@ -1,11 +1,10 @@
 /**
- * Docs check: 试一下. What a README writer must do to pass:
+ * 文档检查：试一下。写 README 的人要做到：
  *
- *   A ```bash / ```sh block whose lines run a lesson — `npm run sNN`, `npm start`, `npx tsx sNN_x/code.ts`
- *   (`$ ` prompts allowed; other lines such as comments are not run) — must be followed directly by a
- *   ```text (or plain ```) block holding exactly the commands' stdout (trailing spaces per line and
- *   trailing blank lines ignored). At least one such block must run this lesson. `npm run` is resolved
- *   through package.json scripts (`tsx <file>` or `node --import … --import tsx <file>`) and the file runs under tsx (no npm banner).
+ *   跑一课的 ```bash / ```sh 代码块——`npm run sNN`、`npm start`、`npx tsx sNN_x/code.ts`（可以带 `$ ` 提示符；注释这类
+ *   别的行不跑）——后面紧跟一个 ```text（或不写语言的 ```）代码块，里面一字不差就是这些命令的 stdout（每行行尾的空格、
+ *   末尾的空行不算）。至少有一个这样的代码块跑的是这一课。`npm run` 照 package.json 的脚本解析（`tsx <文件>` 或
+ *   `node --import … --import tsx <文件>`），文件在 tsx 底下跑（没有 npm 的横幅）。
  */
 import { findSection, lineOf } from "../markdown.ts";
 import type { DocsContext } from "./context.ts";
@@ -14,12 +13,12 @@ const LESSON_COMMAND = /^(?:npm\s+(?:run|run-script)\s+s\d\d\b|npm\s+(?:run\s+)?
 const SHELL_LANGS: ReadonlySet<string> = new Set(["bash", "sh", "shell"]);
 const OUTPUT_LANGS: ReadonlySet<string> = new Set(["", "text", "txt", "plain", "plaintext"]);
 
-/** The command lines of a bash/sh block that run a lesson (`$ ` prompts stripped). */
+/** bash/sh 代码块里跑一课的命令行（去掉 `$ ` 提示符）。 */
 export function lessonCommands(body: readonly string[]): string[] {
   return body.map((l) => l.trim().replace(/^\$\s+/, "")).filter((l) => LESSON_COMMAND.test(l));
 }
 
-/** Trailing spaces per line and trailing blank lines dropped. */
+/** 去掉每行行尾的空格和末尾的空行。 */
 export function normalizeOutput(text: string): string[] {
   const lines = text.replace(/\r\n?/g, "\n").split("\n").map((l) => l.trimEnd());
   while (lines.length > 0 && lines.at(-1) === "") lines.pop();
@@ -65,7 +64,7 @@ export async function checkTryIt(lessonId: string, readme: string, ctx: DocsCont
   return out;
 }
 
-/** Every 试一下 lesson command of a README (to start the runs early, in parallel). */
+/** 一份 README 里试一下要跑的每条课的命令（好早点一起开跑）。 */
 export function tryItCommands(readme: string): string[] {
   const section = findSection(readme, "试一下");
   return (section?.nodes ?? []).flatMap((b) => (b.type === "code" && SHELL_LANGS.has(b.lang ?? "") ? lessonCommands(b.value.split("\n")) : []));

@@ -1,20 +1,18 @@
 /**
- * Docs check: 词汇纪律 (R-写⑤; the title block and every section but 接入主线 and Pi 源码溯源). What a README writer must do to pass:
+ * 文档检查：词汇纪律（R-写⑤；标题块和接入主线、Pi 源码溯源以外的每一节）。写 README 的人要做到：
  *
- *   No identifier inside inline code (spaces or not) may be a later lesson's name (labels don't help).
- *   Later names = first appearance in the API reports, the constitution's DICTIONARY and LESSON_NAMES (§3).
- *   A member/literal word outside LESSON_NAMES that this lesson's code also uses (`message` in
- *   `error.message`) is not counted. Prose is held to the same rule for code-looking tokens: an uppercase
- *   letter after the first character (SessionTree, maxTurns), an underscore (tool_call) or a call (run()).
- *   Plain words (run, model) pass. Fenced blocks (the 试一下 commands and output) are not prose.
- *   The evidence clause （依据：…） of the Pi 边界 line cites Pi, like the Pi trace: pi-boundary.ts checks it instead.
+ *   行内代码里（带不带空格都一样）的标识符不能是后面课的名字（加标签也没用）。「后面课的名字」是第一次出现在 API 报告、
+ *   宪法的 DICTIONARY 和 LESSON_NAMES（§3）里的那一课在这一课之后。LESSON_NAMES 以外、这一课的代码也用的成员或字面量词
+ *   （`error.message` 里的 `message`）不算。正文里像代码的词守同一条规矩：第一个字符之后有大写字母（SessionTree、maxTurns）、
+ *   有下划线（tool_call）或是调用（run()）。普通的词（run、model）放行。代码块（试一下的命令和输出）不是正文。
+ *   Pi 边界那一行的依据小句（依据：…）引的是 Pi，和 Pi 源码溯源一样，改由 pi-boundary.ts 查。
  */
 import { HEAD, linesOf, parseReadme } from "../markdown.ts";
 import { type DocsContext, laterLesson } from "./context.ts";
 import { boundaryLine, withoutEvidence } from "./pi-boundary.ts";
 import { FILE_EXT, identifiersIn, proseTokens, spansOfLine, vocabularyLooking } from "./spans.ts";
 
-/** Sections outside 词汇纪律 (R-写⑤): labelled signposts are allowed in 接入主线, the Pi trace has its own control. */
+/** 不归词汇纪律（R-写⑤）管的几节：接入主线里允许带标签的路标，Pi 源码溯源有它自己的检查。 */
 export const VOCABULARY_EXEMPT: readonly string[] = ["接入主线", "Pi 源码溯源"];
 
 export function checkVocabulary(lessonId: string, readme: string, ctx: DocsContext): string[] {
@@ -35,7 +33,7 @@ export function checkVocabulary(lessonId: string, readme: string, ctx: DocsConte
           if (later !== undefined) say(id, later);
         }
       }
-      // plain prose (outside inline code and fenced blocks): only code-looking tokens count
+      // 普通正文（行内代码和代码块之外）：只有像代码的词算数
       for (const { name, shown } of proseTokens(line, vocabularyLooking)) {
         const later = laterLesson(name, lessonId, ctx);
         if (later !== undefined) say(shown, later, " (in prose)");

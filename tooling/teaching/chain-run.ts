@@ -1,8 +1,7 @@
-// How s12 really runs one turn, watched from inside: for the chain check (chain-steps.ts). s12's code.ts is copied with one
-// line added at the top of every named function, method and function-valued const (it records the name) and one before every
-// statement that a step comment (`// ① …`, `// ②–⑦ …`) leads (it records the comment's line); the copy is imported and
-// runs a turn that calls one tool and then answers, and the few other ways a turn can end (refused, could not start,
-// asked maxTurns times). Nothing else of the code changes. The copy is a file under .tmp/ (not in git), removed once imported.
+// 从里面看 s12 真跑一轮是什么先后，给链路检查（chain-steps.ts）用。把 s12 的 code.ts 抄一份：每个有名字的函数、方法和值是函数的
+// const 开头加一行（记下名字），每条带步骤注释（`// ① …`、`// ②–⑦ …`）的语句前面加一行（记下注释在第几行）；导入这份拷贝，
+// 跑一轮调一次工具再回答的对话，再跑一轮没走完的几种收场（被拒绝、开不了头、问满了 maxTurns 次）。代码别的地方一点不改。
+// 拷贝是 .tmp/ 下的一个文件（不进版本库），导入之后就删掉。
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,33 +12,33 @@ import { ROOT } from "../course.ts";
 import type { Event, LessonModule, Loader, Msg } from "../lesson.ts";
 import { call, text, toolUse } from "../screenplay.ts";
 
-/** A step comment: `// ① …`, `// ⑤⑥ …`, `// ②–⑦ …` (the circled digits that open the comment, a dash spans a range). */
+/** 步骤注释：`// ① …`、`// ⑤⑥ …`、`// ②–⑦ …`（注释开头的圈码，中间一道横线表示一段）。 */
 export type StepComment = { line: number; steps: number[]; listed: number[]; text: string };
 
-/** What happened, in order: a named function was entered, or a step comment was passed (by its line in code.ts). */
+/** 按先后发生了什么：进了一个有名字的函数，或者经过了一条步骤注释（按它在 code.ts 里的行号）。 */
 export type TraceEntry = { kind: "call"; name: string } | { kind: "comment"; line: number };
 
-/** A way a turn ends other than with the model's answer, and what the caller got back. */
+/** 一轮不以模型回答收场的一种走法，和调用方拿回的东西。 */
 export type Ending = { path: string; content: string };
 
 export type ChainRun = {
-  /** One turn in which the model asks for one tool, then answers. */
+  /** 模型要一次工具、然后回答的一轮。 */
   trace: TraceEntry[];
-  /** Every step comment of the code, whether it leads a statement or not. */
+  /** 代码里的每条步骤注释，不管它下面是不是一条语句。 */
   comments: StepComment[];
   endings: Ending[];
 };
 
 const CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳";
-/** 1 for ①, …; undefined for any other character. */
+/** ① 是 1，依此类推；别的字符是 undefined。 */
 export const circledValue = (ch: string): number | undefined => (CIRCLED.includes(ch) && ch !== "" ? [...CIRCLED].indexOf(ch) + 1 : undefined);
 
-/** The steps a comment's text opens with (`① …` → [1], `⑤⑥` → [5, 6], `②–⑦` → [2 … 7]); empty when it opens with none. */
+/** 注释开头写的是哪几步（`① …` → [1]，`⑤⑥` → [5, 6]，`②–⑦` → [2 … 7]）；开头没有圈码就是空的。 */
 export function stepsOf(comment: string): number[] {
   return stepParts(comment).flatMap(({ from, to }) => Array.from({ length: to - from + 1 }, (_, i) => from + i));
 }
 
-/** The steps a comment names one by one (`⑤⑥` → [5, 6]); a range (`②–⑦`) sums up several and names none of them. */
+/** 注释一个一个点名的步骤（`⑤⑥` → [5, 6]）；一段（`②–⑦`）是几步的总括，不算点名其中哪一步。 */
 export function listedStepsOf(comment: string): number[] {
   return stepParts(comment)
     .filter(({ from, to }) => from === to)
@@ -55,7 +54,7 @@ function stepParts(comment: string): { from: number; to: number }[] {
   });
 }
 
-/** Every `//` comment of a source file, by position: its line and its text after the slashes. */
+/** 源文件里的每条 `//` 注释，按位置：它的行号和斜线后面的文字。 */
 export function lineComments(sf: ts.SourceFile): Map<number, { line: number; text: string }> {
   const code = sf.text;
   const out = new Map<number, { line: number; text: string }>();
@@ -72,14 +71,14 @@ export function lineComments(sf: ts.SourceFile): Map<number, { line: number; tex
 const TRACE = "__chainTrace";
 const record = (entry: string): string => `${TRACE}.push(${JSON.stringify(entry)});`;
 
-/** The code with the recording lines added, and every step comment in it. */
+/** 加上记录行的代码，和其中的每条步骤注释。 */
 export function instrument(code: string): { code: string; comments: StepComment[] } {
   const sf = ts.createSourceFile("code.ts", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const lineAt = (pos: number): number => sf.getLineAndCharacterOfPosition(pos).line + 1;
   const inserts: { at: number; text: string }[] = [];
   const comments: StepComment[] = [];
   const done = new Set<number>();
-  /** The step comments right above a statement, as one comment (its first line, all their steps in order). */
+  /** 紧挨在一条语句上面的几条步骤注释，合成一条（取第一行的行号，步骤按先后连起来）。 */
   const stepComment = (node: ts.Node): StepComment | undefined => {
     const own = (ts.getLeadingCommentRanges(code, node.getFullStart()) ?? []).filter(
       (r) => r.kind === ts.SyntaxKind.SingleLineCommentTrivia && stepsOf(code.slice(r.pos + 2, r.end)).length > 0,
@@ -111,7 +110,7 @@ export function instrument(code: string): { code: string; comments: StepComment[
     }
     return undefined;
   };
-  /** The function a statement declares (a function declaration, or a const holding one): its step comments go inside it. */
+  /** 一条语句声明的函数（函数声明，或值是函数的 const）：它的步骤注释记在函数里面。 */
   const declared = (statement: ts.Statement): ts.Node | undefined =>
     ts.isFunctionDeclaration(statement) ? statement : ts.isVariableStatement(statement) && statement.declarationList.declarations.length === 1 ? statement.declarationList.declarations[0] : undefined;
   const bodyComments = new Map<ts.Node, StepComment>();
@@ -130,7 +129,7 @@ export function instrument(code: string): { code: string; comments: StepComment[
     node.forEachChild(visit);
   };
   visit(sf);
-  // the other step comments, which lead no statement (they are never passed, and the check says so)
+  // 剩下的步骤注释下面没有语句（永远经过不了，检查会说出来）
   for (const [pos, c] of lineComments(sf)) {
     const steps = stepsOf(c.text);
     if (steps.length > 0 && !done.has(pos)) comments.push({ line: c.line, steps, listed: listedStepsOf(c.text), text: c.text.trim() });
@@ -141,7 +140,7 @@ export function instrument(code: string): { code: string; comments: StepComment[
   return { code: `export const ${TRACE}: string[] = [];\n${out}`, comments };
 }
 
-/** Imports instrumented code as a module (written under .tmp/, where `zod` resolves as it does for the lessons). */
+/** 把加了记录行的代码当模块导入（写在 .tmp/ 下，那里的 `zod` 和课里找到的是同一个）。 */
 async function importInstrumented(code: string): Promise<LessonModule & { [TRACE]: string[] }> {
   const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
   const dir = join(ROOT, ".tmp", "chain-run");
@@ -155,12 +154,12 @@ async function importInstrumented(code: string): Promise<LessonModule & { [TRACE
   }
 }
 
-/** The trace recorded since `from`, read back into entries. */
+/** 从 `from` 起记下的轨迹，读回成一条条记录。 */
 function entries(raw: readonly string[], from: number): TraceEntry[] {
   return raw.slice(from).map((e) => (e.startsWith("comment:") ? { kind: "comment", line: Number(e.slice(8)) } : { kind: "call", name: e.slice(5) }));
 }
 
-/** Runs s12's code (its text) through one turn with a tool call, and through each other way a turn ends. */
+/** 用 s12 的代码（全文）跑一轮调一次工具的对话，再把一轮别的几种收场各跑一遍。 */
 export async function observeChain(code: string): Promise<ChainRun> {
   const { code: instrumented, comments } = instrument(code);
   const mod = await importInstrumented(instrumented);
@@ -168,7 +167,7 @@ export async function observeChain(code: string): Promise<ChainRun> {
   const read = echoTool("read", ["path"]);
   const agentWith = (script: Parameters<typeof scriptedProvider>[1]) => makeAgent("s12", mod, { provider: scriptedProvider("s12", script).provider, tools: [read.tool] }).agent;
 
-  // the main path: the model asks for one tool, gets its result, then answers
+  // 主路：模型要一次工具，拿到结果，再回答
   const agent = agentWith((_, n) => (n === 0 ? toolUse("我读一下。", call("c1", "read", { path: "a.txt" })) : text("读完了。")));
   const from = raw.length;
   await mod.runOneTurn(agent, "读一下 a.txt");
@@ -176,7 +175,7 @@ export async function observeChain(code: string): Promise<ChainRun> {
 
   const endings: Ending[] = [];
   const ended = (path: string, m: Msg): void => void endings.push({ path, content: m.content });
-  // refused: a second prompt while the first turn waits for the model
+  // 被拒绝：第一轮还在等模型，又来了第二句
   let release = (): void => {};
   const waiting = new Promise<void>((resolve) => (release = resolve));
   const busy = makeAgent("s12", mod, {
@@ -192,9 +191,9 @@ export async function observeChain(code: string): Promise<ChainRun> {
   ended("一轮没跑完又来一句", await mod.runOneTurn(busy, "第二句"));
   release();
   await first;
-  // refused: the input is not text
+  // 被拒绝：输入不是文字
   ended("输入不是文字", await mod.runOneTurn(agentWith(() => text("好。")), 42 as unknown as string));
-  // could not start: the turn's input cannot be put together (the loader throws)
+  // 开不了头：这一轮的输入拼不起来（loader 抛错）
   const broken = agentWith(() => text("好。"));
   broken.loader = {
     load(): never {
@@ -202,7 +201,7 @@ export async function observeChain(code: string): Promise<ChainRun> {
     },
   } satisfies Loader;
   ended("这一轮的输入备不齐", await mod.runOneTurn(broken, "你好"));
-  // asked maxTurns times: the model never stops asking for the tool
+  // 问满了 maxTurns 次：模型一直要工具，不停
   ended("问满了 maxTurns 次", await mod.runOneTurn(agentWith((_, n) => toolUse("", call(`c${n}`, "read", { path: "a.txt" }))), "一直读"));
   return { trace, comments, endings };
 }

@@ -1,17 +1,15 @@
 /**
- * Teaching check: 图 (one Mermaid diagram per lesson), on the Markdown syntax tree. What a writer must do to pass:
+ * 教学检查：图（每课一张 Mermaid 图），在 Markdown 语法树上查。写的人要做到：
  *
- *   Exactly one ```mermaid block. Vocabulary discipline holds for pictures too: no identifier in it may be a
- *   later lesson's name (later as tooling/names.ts says: first appearance in the API reports tests/api/sNN.json,
- *   the constitution's DICTIONARY or its LESSON_NAMES (§3); a member or literal word that this lesson's code also
- *   uses is ordinary code). The part this lesson adds is highlighted: at least one node with a quoted label is in
- *   class `new` (`x:::new` or `class x,y new`), and the highlighted labels name at least one name this lesson
- *   introduces.
+ *   恰好一个 ```mermaid 代码块。词汇纪律对图也一样：图里的标识符不能是后面课的名字（「后面」照 tooling/names.ts 说的：
+ *   第一次出现在 API 报告 tests/api/sNN.json、宪法的 DICTIONARY 或 LESSON_NAMES（§3）里的那一课；这一课的代码也用的成员或
+ *   字面量词是普通代码）。这一课新加的零件要高亮：至少一个带引号标签的节点在 `new` 这个 class 里（`x:::new` 或
+ *   `class x,y new`），高亮的标签里至少点到一个这一课引入的名字。
  */
 import { lineOf, parseReadme, walk } from "../markdown.ts";
 import { type Vocabulary, identifiersIn, laterLessonOf } from "../names.ts";
 
-/** Node labels of a flowchart (`id["…"]`, `id(["…"])`, `id{"…"}` …) and the ids in class `new`. */
+/** 流程图的节点标签（`id["…"]`、`id(["…"])`、`id{"…"}` ……）和 `new` 这个 class 里的 id。 */
 export function mermaidNodes(body: string): { labels: Map<string, string>; highlighted: Set<string> } {
   const labels = new Map<string, string>();
   const highlighted = new Set<string>();
@@ -24,11 +22,11 @@ export function mermaidNodes(body: string): { labels: Map<string, string>; highl
   return { labels, highlighted };
 }
 
-/** 图: exactly one Mermaid diagram; no later lesson's name in it; the highlighted part names something this lesson adds. */
+/** 图：恰好一张 Mermaid 图；图里没有后面课的名字；高亮的部分点到这一课新加的东西。 */
 export function checkDiagram(lesson: string, readme: string, vocab: Vocabulary): string[] {
   const say = (what: string): string => `${lesson} README 图: ${what}`;
   const diagrams: { body: string; line: number }[] = [];
-  // the syntax tree the docs checks already built for this README (parseReadme caches it): H2 headings hold no code blocks
+  // 文档检查已经给这份 README 建好的语法树（parseReadme 有缓存）：二级标题里不会有代码块
   const doc = parseReadme(readme);
   walk([...doc.head, ...doc.sections.flatMap((s) => s.nodes)], (node) => {
     if (node.type === "code" && node.lang === "mermaid") diagrams.push({ body: node.value, line: lineOf(node) });

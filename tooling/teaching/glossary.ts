@@ -1,16 +1,13 @@
 /**
- * Teaching check: 术语表 (GLOSSARY.md), on the Markdown syntax tree (tooling/markdown.ts). Run by
- * tests/teaching.test.ts on the real course and on the broken fixtures in tests/fixtures/teaching/.
- * What a writer must do to pass:
+ * 教学检查：术语表（GLOSSARY.md），在 Markdown 语法树上查（tooling/markdown.ts）。tests/teaching.test.ts 在真的课程和
+ * tests/fixtures/teaching/ 里改坏的样例上各跑一遍。写的人要做到：
  *
- *   Every code a README cites — R1…R8, U1, U2, D<n>, F<n>, R-写①…⑤ — has an anchor line
- *   `<a id="r1"></a>` in GLOSSARY.md (id = the code in lowercase). In a lesson README the first time a code
- *   appears in each part (the head above `## 问题`, then each H2 section) it is a link to that anchor:
- *   `[R1](../GLOSSARY.md#r1)`; later uses in the same part may be plain. Fenced blocks (code excerpts,
- *   diagrams) and the inside of longer code spans (`@upgraded s03 (U1)`) are not citations and need no link,
- *   but their codes must still resolve. Every link to GLOSSARY.md must hit an anchor, and a link whose text
- *   is a code must point at that code's own anchor. GLOSSARY.md itself has one entry for every code cited in
- *   EVOLUTION.md, fidelity/DIFFERENCES.md and the READMEs, and no anchor twice.
+ *   README 引用的每个编号——R1…R8、U1、U2、D<n>、F<n>、R-写①…⑤——在 GLOSSARY.md 里都有一行锚点
+ *   `<a id="r1"></a>`（id 就是编号的小写）。课的 README 里，一个编号在每一部分（`## 问题` 之上的开头，然后每个二级标题
+ *   小节）第一次出现时要链到那个锚点：`[R1](../GLOSSARY.md#r1)`；同一部分里后面再出现可以不链。代码块（代码片段、图）
+ *   和较长的行内代码里面（`@upgraded s03 (U1)`）不算引用，不用链，但编号照样得在术语表里有。每个链到 GLOSSARY.md 的
+ *   链接都得落在一个锚点上，链接文字是一个编号的，要指向这个编号自己的锚点。GLOSSARY.md 自己给 EVOLUTION.md、
+ *   fidelity/DIFFERENCES.md 和各 README 引用的每个编号各写一条，锚点不重复。
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,14 +16,14 @@ import { toString } from "mdast-util-to-string";
 import { LESSONS, ROOT, lessonDir } from "../course.ts";
 import { lineOf, parseReadme, partsOf } from "../markdown.ts";
 
-// ── codes ─────────────────────────────────────────────────
-/** A rule, decision or difference code as the course writes it: R1…R8, U1, U2, D7, F13, R-写④. */
+// ── 编号 ─────────────────────────────────────────────────
+/** 课程写的规则、决策、差异编号：R1…R8、U1、U2、D7、F13、R-写④。 */
 export const CODE = /(?<![A-Za-z0-9_-])(R-写[①②③④⑤]|R[1-9]|U[1-9]|D\d{1,3}|F\d{1,3})(?![A-Za-z0-9_])/g;
 export const codesIn = (text: string): string[] => [...text.matchAll(CODE)].map((m) => m[1] ?? "");
-/** The glossary anchor of a code: its lowercase form (`R-写④` → `r-写④`). */
+/** 一个编号在术语表里的锚点：它的小写（`R-写④` → `r-写④`）。 */
 export const anchorOf = (code: string): string => code.toLowerCase();
 
-/** The anchor ids of GLOSSARY.md (`<a id="…"></a>` lines), with the ids that appear more than once. */
+/** GLOSSARY.md 的锚点 id（`<a id="…"></a>` 那几行），和出现了不止一次的 id。 */
 export function glossaryAnchors(glossary: string): { ids: Set<string>; repeated: string[] } {
   const ids = new Set<string>();
   const repeated: string[] = [];
@@ -41,15 +38,15 @@ export function glossaryAnchors(glossary: string): { ids: Set<string>; repeated:
 interface Occurrence {
   code: string;
   line: number;
-  /** The glossary anchor it links to; undefined when not inside a link to GLOSSARY.md. */
+  /** 它链到的术语表锚点；不在链到 GLOSSARY.md 的链接里时是 undefined。 */
   linkedTo: string | undefined;
-  /** A citation the reader sees as such (prose, or a code span that is just the code); false in fences and longer code spans. */
+  /** 读者看得出是引用的（正文里，或整段行内代码就是这个编号）；在代码块和较长的行内代码里是 false。 */
   citation: boolean;
 }
 
 const GLOSSARY_LINK = /(?:^|\/)GLOSSARY\.md#(.+)$/;
 
-/** Every code occurrence under `node`, in document order; links to GLOSSARY.md reported through `onLink`. */
+/** `node` 下面出现的每个编号，按文档里的先后；链到 GLOSSARY.md 的链接交给 `onLink`。 */
 function occurrences(node: Nodes, onLink: (anchor: string, text: string, line: number) => void, linkedTo?: string): Occurrence[] {
   if (node.type === "link") {
     const target = GLOSSARY_LINK.exec(node.url);
@@ -68,8 +65,8 @@ function occurrences(node: Nodes, onLink: (anchor: string, text: string, line: n
 }
 
 /**
- * 术语表: every cited code resolves to a glossary anchor, each GLOSSARY.md link hits an anchor (a code's link
- * its own anchor), and — when `firstUseLinked` (lesson READMEs) — the first citation of a code in each part is a link.
+ * 术语表：引用的每个编号都在术语表里有锚点，每个链到 GLOSSARY.md 的链接都落在锚点上（编号的链接落在它自己的锚点上）；
+ * `firstUseLinked` 时（课的 README）一个编号在每一部分第一次出现要是链接。
  */
 export function checkGlossaryLinks(who: string, readme: string, anchors: ReadonlySet<string>, firstUseLinked: boolean): string[] {
   const out: string[] = [];
@@ -96,7 +93,7 @@ export function checkGlossaryLinks(who: string, readme: string, anchors: Readonl
   return [...new Set(out)];
 }
 
-/** GLOSSARY.md itself: no anchor twice, and an entry for every code in `cited` (code → where it is cited). */
+/** GLOSSARY.md 自己：锚点不重复，`cited`（编号 → 在哪里引用的）里的每个编号都有一条。 */
 export function checkGlossary(glossary: string, cited: ReadonlyMap<string, string>): string[] {
   const { ids, repeated } = glossaryAnchors(glossary);
   const out = repeated.map((id) => `GLOSSARY.md: anchor "${id}" appears more than once`);
@@ -104,11 +101,11 @@ export function checkGlossary(glossary: string, cited: ReadonlyMap<string, strin
   return out;
 }
 
-// ── the real course ───────────────────────────────────────
+// ── 真的课程 ───────────────────────────────────────
 export const readText = (path: string): string => readFileSync(join(ROOT, path), "utf8");
 export const lessonReadme = (lesson: string): string => `${lessonDir(lesson)}/README.md`;
 
-/** Every code cited in the course's documents → the first document citing it (for GLOSSARY.md's completeness). */
+/** 课程文档里引用的每个编号 → 第一个引用它的文档（查 GLOSSARY.md 齐不齐用）。 */
 export function citedCodes(): Map<string, string> {
   const cited = new Map<string, string>();
   const files = ["EVOLUTION.md", "fidelity/DIFFERENCES.md", "README.md", ...LESSONS.map(lessonReadme)];
