@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../tooling/course.ts";
 import { repoFiles } from "../tooling/repo/files.ts";
+import { headerProblem, needsHeader } from "../tooling/repo/file-headers.ts";
 import { MAX_FILE_LINES, isHouseSource, isTestFile, lineCount, longFiles, longTestBodies } from "../tooling/repo/length-limits.ts";
 import { genProblems, genSteps, scriptGroupProblems } from "../tooling/repo/npm-scripts.ts";
 
@@ -47,6 +48,24 @@ describe("长度上限（tooling/repo/length-limits.ts）", () => {
     ]);
     expect(["tests/a.test.ts", "tests/practice/exercises.proof.ts", "site/e2e/home.e2e.ts"].every(isTestFile)).toBe(true);
     expect(["tests/support/setup.ts", "tests/fixtures/house/long-test-body.ts", "s01_one_turn/x.test.ts"].some(isTestFile)).toBe(false);
+  });
+});
+
+describe("文件开头的说明用中文写（tooling/repo/file-headers.ts）", () => {
+  it("课和样例之外的每个 .ts / .js 文件开头都有一段中文的说明", () => {
+    const files = repoFiles().filter(needsHeader);
+    expect(files.length).toBeGreaterThan(250);
+    const problems = files.map((f) => [f, headerProblem(read(f))] as const).filter(([, problem]) => problem !== undefined);
+    expect(problems.map(([f, problem]) => `${f}: ${problem}`)).toEqual([]);
+  });
+
+  it("检查本身会失败：英文的说明、没有说明都报得出；#! 行之后的中文说明、块注释的说明都算数", () => {
+    expect(headerProblem("// Reads the lesson.\nexport const x = 1;\n")).toBe("opens with a comment that is not written in Chinese");
+    expect(headerProblem("import x from \"y\";\n// 读课\n")).toBe("opens with no comment saying what the file does");
+    expect(headerProblem("#!/usr/bin/env node\n// 读一课的文件\n")).toBeUndefined();
+    expect(headerProblem("/**\n * 读一课的文件\n */\n")).toBeUndefined();
+    expect(["s01_one_turn/code.ts", "tests/fixtures/constitution/valid/s01.ts", "README.md", "site/.vitepress/theme/style.css"].some(needsHeader)).toBe(false);
+    expect(["tooling/course.ts", "tests/house.test.ts", "fidelity/run.ts"].every(needsHeader)).toBe(true);
   });
 });
 
