@@ -23,7 +23,7 @@ import { type Lesson, ROOT, SITE, loadCourse, readRootReadme } from "./lib/cours
 import { CodeHighlighter } from "./lib/highlight.ts";
 import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
 import { renderDiagram } from "./lib/diagrams.ts";
-import { makePractice } from "../scripts/practice/stub.ts";
+import { makePractice } from "../tooling/practice/stub.ts";
 import { codeIndex, presentRefPages, refPageMarkdown } from "./lib/refs.ts";
 import type { Replay } from "./lib/replay-types.ts";
 

@@ -9,9 +9,9 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, LESSONS, lessonDir } from "../../tooling/course.ts";
-import { type LessonTests, STAGE_MAP_FILE, type StageMap, inStageOrder, readStageMap, stagesOf, stubsThrough, testKey } from "../../tooling/stages.ts";
-import { type TestRecord, courseTestFiles, runCourseTests } from "./checks.ts";
-import { makePractice } from "./stub.ts";
+import { type LessonTests, STAGE_MAP_FILE, type StageMap, inStageOrder, readStageMap, stagesOf, stubsThrough, testKey } from "../../tooling/practice/stage-lookup.ts";
+import { type TestRecord, courseTestFiles, runCourseTests } from "../../tooling/practice/run-checks.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 const WORK = join(ROOT, ".tmp", "gen-stages");
 const only = process.argv.slice(2);

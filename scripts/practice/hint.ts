@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/stages.ts";
-import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs, partArg } from "./hints.ts";
-import { parseLesson, practiceFile } from "./lesson-arg.ts";
-import { type Stub, makePractice } from "./stub.ts";
+import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/practice/stage-lookup.ts";
+import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs, partArg } from "../../tooling/practice/hints.ts";
+import { parseLesson, practiceFile } from "../../tooling/practice/lesson-arg.ts";
+import { type Stub, makePractice } from "../../tooling/practice/stub.ts";
 
 const VERB: Record<Stub["kind"], string> = { body: "写出整个函数体", rewrite: "改写整个函数体", part: "补上这一课改的那几条语句" };
 

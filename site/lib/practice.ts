@@ -9,10 +9,10 @@
 // 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
 import type { Code, Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
-import { checkLines, checkNames } from "../../scripts/practice/check-names.ts";
-import { LEVEL_NAMES, codeHint, hintSource } from "../../scripts/practice/hints.ts";
-import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
-import type { Stub } from "../../scripts/practice/stub.ts";
+import { checkLines, checkNames } from "../../tooling/practice/check-list.ts";
+import { LEVEL_NAMES, codeHint, hintSource } from "../../tooling/practice/hints.ts";
+import { PRACTICE_HEADING, practiceBlocks } from "../../tooling/practice/readme.ts";
+import type { Stub } from "../../tooling/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
 import { withSiteBase } from "./base.ts";
 import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";

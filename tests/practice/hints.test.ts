@@ -6,10 +6,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type HintWorld, hint, realWorld } from "../../scripts/practice/hint.ts";
-import { type HintLesson, currentStub, hintBody, openStubs, skeleton } from "../../scripts/practice/hints.ts";
-import { type Practice, type Stub, makePractice } from "../../scripts/practice/stub.ts";
+import { type HintLesson, currentStub, hintBody, openStubs, skeleton } from "../../tooling/practice/hints.ts";
+import { type Practice, type Stub, makePractice } from "../../tooling/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { stageOfStub } from "../../tooling/stages.ts";
+import { stageOfStub } from "../../tooling/practice/stage-lookup.ts";
 import { levelProblems } from "../support/hint-levels.ts";
 
 const lessonOf = (id: string): HintLesson => ({

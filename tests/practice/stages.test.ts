@@ -4,13 +4,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { courseTestFiles } from "../../scripts/practice/checks.ts";
-import { forLearner, glossaryWords, plainWords, ruleWords, traceLines } from "../../scripts/practice/explain.ts";
-import { howItWorks } from "../../scripts/practice/readme.ts";
-import { makePractice } from "../../scripts/practice/stub.ts";
+import { courseTestFiles } from "../../tooling/practice/run-checks.ts";
+import { forLearner, glossaryWords, plainWords, ruleWords, traceLines } from "../../tooling/practice/explain.ts";
+import { howItWorks } from "../../tooling/practice/readme.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
-import { blame, readStageMap, stageOfTest, stageTableProblems, stagesOf } from "../../tooling/stages.ts";
+import { blame, readStageMap, stageOfTest, stageTableProblems, stagesOf } from "../../tooling/practice/stage-lookup.ts";
 
 const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
 

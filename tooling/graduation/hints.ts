@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { codeHint, ELIDED, type HintLevel, hintSource, proseHint, skeleton } from "../../scripts/practice/hints.ts";
+import { codeHint, ELIDED, type HintLevel, hintSource, proseHint, skeleton } from "../practice/hints.ts";
 import { ROOT } from "../course.ts";
 import { type Exercise, solutionPath } from "./exercises.ts";
 import type { GraduationStub } from "./stub.ts";

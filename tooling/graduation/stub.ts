@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
-import { findFunction } from "../../scripts/practice/hints.ts";
+import { findFunction } from "../practice/hints.ts";
 import { type Blank, blankName, type Exercise, solutionPath } from "./exercises.ts";
 
 /** 一个练习的文件：相对练习根的路径 → 内容。单文件的练习只有一项，路径是 ""。 */

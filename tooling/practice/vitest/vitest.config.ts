@@ -11,10 +11,10 @@ import EventsReporter from "./reporter.ts";
 
 export default defineConfig({
   test: {
-    root: resolve(import.meta.dirname, "..", ".."),
+    root: resolve(import.meta.dirname, "..", "..", ".."),
     include: ["tests/**/*.test.ts"],
     reporters: [new EventsReporter()],
-    setupFiles: ["scripts/practice/worker-events.ts", "tests/support/setup.ts"],
+    setupFiles: ["tooling/practice/vitest/worker-setup.ts", "tests/support/setup.ts"],
     includeTaskLocation: true,
     testTimeout: 8_000,
     maxWorkers: Math.max(2, availableParallelism()),

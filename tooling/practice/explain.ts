@@ -2,11 +2,11 @@
 // 黄金轨迹第一处不同在哪一步、测试期望什么实际得到什么。不贴 vitest 的原始输出。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../../tooling/course.ts";
-import { parseMarkdown } from "../../tooling/markdown.ts";
-import { CODE } from "../../tooling/teaching/glossary.ts";
-import type { Trace, TraceMsg, TraceRequest } from "../../tooling/scenarios/shape.ts";
-import type { ErrorInfo } from "./reporter.ts";
+import { ROOT } from "../course.ts";
+import { parseMarkdown } from "../markdown.ts";
+import { CODE } from "../teaching/glossary.ts";
+import type { Trace, TraceMsg, TraceRequest } from "../scenarios/shape.ts";
+import type { ErrorInfo } from "./vitest/reporter.ts";
 
 /** 空白处抛出的那句话：`TODO s04: 写出 runEventedToolLoop —— 见 …`。 */
 const TODO = /TODO s\d\d: [^"\n\\]*/;

@@ -2,8 +2,8 @@
 // （tests/practice/exercises.proof.ts）把它放进「前面的阶段写对了、这一处所在的阶段写错了、后面的还空着」的练习文件，要看到 check
 // 停在这一处所在的阶段（不是更后面），被管这个机制的那个测试拦下，「再读」指着这一处空白的 README 小节——
 // 证明每个阶段真的在检查它自己的函数，不是只要文件能跑就算过，也证明指路指的是错处。
-import { stageOfStub, stubsThrough } from "../../tooling/stages.ts";
-import { makePractice } from "./stub.ts";
+import { stageOfStub, stubsThrough } from "../../tooling/practice/stage-lookup.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 export type Mistake = {
   lesson: string;

@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { buildFileReport } from "../../tooling/api/extract.ts";
-import { diffLines } from "../../tooling/linediff.ts";
+import { buildFileReport } from "../api/extract.ts";
+import { diffLines } from "../linediff.ts";
 import { sectionFor } from "./readme.ts";
-import { LESSONS, ROOT, lessonDir, lessonNumber } from "../../tooling/course.ts";
+import { LESSONS, ROOT, lessonDir, lessonNumber } from "../course.ts";
 
 /** 练习文件里的一处空白：学习者要写的地方。 */
 export type Stub = {

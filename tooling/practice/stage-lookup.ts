@@ -5,7 +5,7 @@
 // 表和练习文件、README 对得上吗，由 tests/practice/stages.test.ts 核对。
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./course.ts";
+import { ROOT } from "../course.ts";
 
 export type Stage = {
   /** 短标题，报告里「你在第 2 阶段（共 4 个）：<title>」。 */
@@ -286,7 +286,7 @@ export function stageTableProblems(id: string, stages: readonly Stage[], stubs: 
 export type LessonTests = { stages: string[][]; needs: Record<string, string[]> };
 export type StageMap = Record<string, LessonTests>;
 
-export const STAGE_MAP_FILE = join(ROOT, "tooling", "stages.json");
+export const STAGE_MAP_FILE = join(ROOT, "tooling", "practice", "stage-tests.json");
 
 /** 一个测试在表里的写法：`tests/behaviour/s04.test.ts: s04 > R5：…`（文件加 vitest 的全名）。 */
 export const testKey = (t: { file: string; name: string }): string => `${t.file}: ${t.name}`;

@@ -2,8 +2,8 @@
 // 这个阶段要做什么，只讲这个阶段的第一个失败（守的规则、场景、哪一步不同、该重读 README 哪一行），其余的只报数。
 // 报告里没有维护者的命令、没有测试框架的输出、没有调用栈；颜色只给想要它的终端。
 import { relative } from "node:path";
-import { LESSONS, ROOT, lessonNumber } from "../../tooling/course.ts";
-import type { Outcome } from "./checks.ts";
+import { LESSONS, ROOT, lessonNumber } from "../course.ts";
+import type { Outcome } from "./run-checks.ts";
 import { forLearner } from "./explain.ts";
 
 const MARK = { pass: "✓", fail: "✗", skip: "·" } as const;

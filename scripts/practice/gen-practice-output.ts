@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { runChecks } from "./checks.ts";
-import { practiceFile } from "./lesson-arg.ts";
-import { PRACTICE_HEADING, firstFailurePart, practiceBlocks } from "./readme.ts";
-import { formatReport } from "./report.ts";
-import { makePractice } from "./stub.ts";
+import { runChecks } from "../../tooling/practice/run-checks.ts";
+import { practiceFile } from "../../tooling/practice/lesson-arg.ts";
+import { PRACTICE_HEADING, firstFailurePart, practiceBlocks } from "../../tooling/practice/readme.ts";
+import { formatReport } from "../../tooling/practice/check-report.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 const WORK = join(ROOT, ".tmp", "gen-practice-output");
 const ids = process.argv.length > 2 ? process.argv.slice(2) : LESSONS;

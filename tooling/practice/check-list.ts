@@ -1,6 +1,6 @@
 // npm run check 查哪几项、按什么顺序：类型、API、这一课的每个阶段（tooling/stages.ts）、演示。
 // 命令行的报告（checks.ts）和网页上的练习卡片（site/lib/practice.ts）共用这一份。
-import { type Stage, stagesOf } from "../../tooling/stages.ts";
+import { type Stage, stagesOf } from "./stage-lookup.ts";
 
 /** 阶段以外的三项：前两项是门槛，演示在所有阶段都过了之后才比。 */
 export function checkNames(_id: string) {

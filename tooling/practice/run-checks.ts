@@ -12,19 +12,19 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { buildFileReport } from "../../tooling/api/extract.ts";
-import { contextFor, loadProject } from "../../tooling/docs/context.ts";
-import { checkTryIt } from "../../tooling/docs/try-it.ts";
-import { resolveCommand } from "../../tooling/demos.ts";
-import { LESSON_FILE_ENV } from "../../tooling/lesson.ts";
-import { ROOT, lessonDir } from "../../tooling/course.ts";
-import { HANG_GUARD_MS } from "../../tooling/hang-guard.ts";
-import type { Trace } from "../../tooling/scenarios/shape.ts";
-import { type Stage, blame, readStageMap, stageOfTest, stagesOf, testKey } from "../../tooling/stages.ts";
-import { type CheckNames, checkNames, stageName } from "./check-names.ts";
+import { buildFileReport } from "../api/extract.ts";
+import { contextFor, loadProject } from "../docs/context.ts";
+import { checkTryIt } from "../docs/try-it.ts";
+import { resolveCommand } from "../demos.ts";
+import { LESSON_FILE_ENV } from "../lesson.ts";
+import { ROOT, lessonDir } from "../course.ts";
+import { HANG_GUARD_MS } from "../hang-guard.ts";
+import type { Trace } from "../scenarios/shape.ts";
+import { type Stage, blame, readStageMap, stageOfTest, stagesOf, testKey } from "./stage-lookup.ts";
+import { type CheckNames, checkNames, stageName } from "./check-list.ts";
 import { type Finding, apiLines, diagnosticLines, diffApi, findTodo, ruleWords, testLines, todoLines, traceLines } from "./explain.ts";
 import { howItWorks } from "./readme.ts";
-import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./reporter.ts";
+import { EVENTS_ENV, type ErrorInfo, type TestEvent } from "./vitest/reporter.ts";
 import { makePractice } from "./stub.ts";
 
 export type Status = "pass" | "fail" | "skip";
@@ -100,7 +100,7 @@ export async function runCourseTests(id: string, file: string, files: string[], 
   const events = join(dir, "events.ndjson");
   const child = spawn(
     process.execPath,
-    [vitestCli(), "run", "--config", "scripts/practice/vitest.config.ts", "--testTimeout", String(Math.max(1_000, silenceMs - 2_000)), "-t", lessonTestPattern(id), ...files],
+    [vitestCli(), "run", "--config", "tooling/practice/vitest/vitest.config.ts", "--testTimeout", String(Math.max(1_000, silenceMs - 2_000)), "-t", lessonTestPattern(id), ...files],
     {
       cwd: ROOT,
       detached: true,
@@ -493,7 +493,7 @@ async function explainTest(id: string, file: string, t: TestRecord, golden: bool
 /** 在子进程里重跑一个场景，拿到黄金轨迹和实际轨迹（scripts/practice/golden-step.ts）；跑不出来就是 undefined。 */
 async function goldenStep(id: string, file: string, scenario: string, timeoutMs: number): Promise<{ about: string; golden: Trace; actual: Trace } | undefined> {
   const env = { [LESSON_FILE_ENV]: `${id}=${resolve(file)}` };
-  const { stdout, failure } = await runTsx("scripts/practice/golden-step.ts", [id, scenario], timeoutMs, env);
+  const { stdout, failure } = await runTsx("tooling/practice/golden-step.ts", [id, scenario], timeoutMs, env);
   if (failure !== undefined) return undefined;
   try {
     return JSON.parse(stdout) as { about: string; golden: Trace; actual: Trace };

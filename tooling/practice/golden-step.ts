@@ -2,11 +2,11 @@
 // 和 tests/golden.test.ts 同一套），把黄金轨迹和实际轨迹以 JSON 交回 check，由它找出第一处不同、说成人话。
 // 用法（check 自己调）：LEARN_PI_LESSON_FILE=s04=<文件> tsx scripts/practice/golden-step.ts s04 s04-max-turns
 import { existsSync } from "node:fs";
-import { importLesson } from "../../tooling/lesson.ts";
-import { SCENARIOS } from "../../tooling/scenarios/data.ts";
-import { goldenPath, readGolden } from "../../tooling/scenarios/golden.ts";
-import { runScenario } from "../../tooling/scenarios/run.ts";
-import { projectTrace } from "../../tooling/scenarios/shape.ts";
+import { importLesson } from "../lesson.ts";
+import { SCENARIOS } from "../scenarios/data.ts";
+import { goldenPath, readGolden } from "../scenarios/golden.ts";
+import { runScenario } from "../scenarios/run.ts";
+import { projectTrace } from "../scenarios/shape.ts";
 
 const [lesson, scenarioId] = process.argv.slice(2);
 const scenario = SCENARIOS.find((s) => s.id === scenarioId);
