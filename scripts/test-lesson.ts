@@ -5,8 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { LESSONS, ROOT } from "../tooling/course.ts";
-import { courseTestFiles, lessonTestPattern, vitestCli } from "../tooling/practice/run-checks.ts";
+import { courseTestFiles, lessonTestPattern } from "../tooling/practice/course-tests.ts";
 import { parseLesson } from "../tooling/practice/lesson-arg.ts";
+import { vitestCli } from "../tooling/practice/vitest/run.ts";
 
 /**
  * vitest 的参数：只留这一课的测试，只加载可能有它们的文件。课号的写法和 npm run practice 一样（`s04`、`4`、`s04_tool_loop`），

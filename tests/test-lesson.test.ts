@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LESSONS, ROOT } from "../tooling/course.ts";
-import { lessonTestPattern } from "../tooling/practice/run-checks.ts";
+import { lessonTestPattern } from "../tooling/practice/course-tests.ts";
 import { lessonTestArgs } from "../scripts/test-lesson.ts";
 
 describe("npm run test:lesson -- sNN", () => {

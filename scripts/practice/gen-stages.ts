@@ -10,7 +10,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, LESSONS, lessonDir } from "../../tooling/course.ts";
 import { type LessonTests, STAGE_MAP_FILE, type StageMap, inStageOrder, readStageMap, stagesOf, stubsThrough, testKey } from "../../tooling/practice/stage-lookup.ts";
-import { type TestRecord, courseTestFiles, runCourseTests } from "../../tooling/practice/run-checks.ts";
+import { courseTestFiles } from "../../tooling/practice/course-tests.ts";
+import { type TestRecord, runCourseTests } from "../../tooling/practice/vitest/run.ts";
 import { makePractice } from "../../tooling/practice/stub.ts";
 
 const WORK = join(ROOT, ".tmp", "gen-stages");

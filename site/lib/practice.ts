@@ -9,7 +9,7 @@
 // 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
 import type { Code, Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
-import { checkLines, checkNames } from "../../tooling/practice/check-list.ts";
+import { CHECK_NAMES, checkLines } from "../../tooling/practice/check-list.ts";
 import { LEVEL_NAMES, codeHint, hintSource } from "../../tooling/practice/hints.ts";
 import { PRACTICE_HEADING, practiceBlocks } from "../../tooling/practice/readme.ts";
 import type { Stub } from "../../tooling/practice/stub.ts";
@@ -49,11 +49,10 @@ const leadTitle = (node: Paragraph): string | undefined =>
  * 阶段那几行的小字是它要你做什么（tooling/stages.ts 的 asks），另外三项补一句怎么查。
  */
 export function checks(lesson: Lesson, codes: CodeIndex): string[] {
-  const names = checkNames(lesson.id);
   const notes = new Map<string, string>([
-    [names.types, "和课程自己的代码同一份设置"],
-    [names.api, `和提交的 tests/api/${lesson.id}.json 逐项比`],
-    [names.demo, "所有阶段都过了，跑你的 main()，逐字比"],
+    [CHECK_NAMES.types, "和课程自己的代码同一份设置"],
+    [CHECK_NAMES.api, `和提交的 tests/api/${lesson.id}.json 逐项比`],
+    [CHECK_NAMES.demo, "所有阶段都过了，跑你的 main()，逐字比"],
   ]);
   const tryIt = `「<a href="#${githubSlug("试一下")}">试一下</a>」`;
   return checkLines(lesson.id).map(

@@ -64,6 +64,9 @@ export function forLearner(line: string): string | undefined {
   return text.trim() === "" ? undefined : text;
 }
 
+/** 卡住了（测试或演示停不下来）时给学习者的那句话。 */
+export const HANG_HINT = "多半是哪个循环停不下来，或者在等一个永远不会来的结果（await 了一个永远不 resolve 的 Promise）。";
+
 /** 在一段文字（错误信息、实际值、stderr）里找学习者还没写的空白。 */
 export function findTodo(...texts: (string | undefined)[]): string | undefined {
   for (const t of texts) {

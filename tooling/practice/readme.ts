@@ -1,7 +1,7 @@
 // 练习模式读课的 README：空白处的提示指向讲它的那一小节，「自己写一遍」小节里的命令和输出拿出来核对。
 import type { Code, List, Nodes, RootContent } from "mdast";
 import { lineOf, parseReadme, partsOf } from "../markdown.ts";
-import type { Stage } from "./stage-lookup.ts";
+import type { Stage } from "./stage-table.ts";
 import { STAGE_LINE } from "./check-report.ts";
 
 const textOf = (node: Nodes): string => ("value" in node ? node.value : "children" in node ? node.children.map(textOf).join("") : "");
