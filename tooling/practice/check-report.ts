@@ -56,3 +56,12 @@ export function formatReport(outcome: Outcome, solution: boolean, { color = fals
   else lines.push(`${id} 过关了！下一课：npm run practice -- ${next}`);
   return lines.join("\n");
 }
+
+/** 报告从「你在第…阶段」那一行（STAGE_LINE）起到结尾（行尾空格不算），是说学习者卡在哪的那一段，README「自己写一遍」贴的就是它；没有这一段就是 undefined。 */
+export function firstFailurePart(report: string): string | undefined {
+  const lines = report.split("\n").map((l) => l.trimEnd());
+  const at = lines.findIndex((l) => l.startsWith(STAGE_LINE));
+  if (at < 0) return undefined;
+  while (lines.at(-1) === "") lines.pop();
+  return lines.slice(at).join("\n");
+}

@@ -84,18 +84,6 @@ export const PRACTICE_HEADING = "自己写一遍";
 
 const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "new", "await", "super"]);
 
-/** 报告里从这一行（「你在第 1 阶段……」）起是说学习者卡在哪的那一段，README 的「自己写一遍」贴的就是它。 */
-export const FIRST_FAILURE = STAGE_LINE;
-
-/** 报告从「你在第…阶段」那一行起到结尾（行尾空格不算）；没有这一段就是 undefined。 */
-export function firstFailurePart(report: string): string | undefined {
-  const lines = report.split("\n").map((l) => l.trimEnd());
-  const at = lines.findIndex((l) => l.startsWith(FIRST_FAILURE));
-  if (at < 0) return undefined;
-  while (lines.at(-1) === "") lines.pop();
-  return lines.slice(at).join("\n");
-}
-
 /**
  * 「试一下」里的「自己写一遍」说的是真的：「工作原理」开头让读者选先读还是先写（choiceProblems）；有这一小节；
  * 正文说了改一次文件多久看到报告、用 `npm run bench:check -- sNN` 量的；一个 bash 块恰好是 `npm run practice -- sNN` 和
@@ -129,7 +117,7 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
   }
   const text = part.blocks.find((b, i) => i > part.blocks.indexOf(shell ?? part.blocks[0]) && ["text", "txt", "", null, undefined].includes(b.lang));
   if (text === undefined) out.push(say("no ```text block with the first failure `npm run check` shows"));
-  else if (!text.value.startsWith(FIRST_FAILURE)) out.push(say(`the text block must start at the report's "${FIRST_FAILURE}" line, got "${text.value.split("\n")[0]}"`));
+  else if (!text.value.startsWith(STAGE_LINE)) out.push(say(`the text block must start at the report's "${STAGE_LINE}" line, got "${text.value.split("\n")[0]}"`));
   else if (output !== undefined) {
     const expected = normalize(text.value);
     const got = normalize(output);

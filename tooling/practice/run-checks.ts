@@ -12,7 +12,7 @@ import { CHECK_NAMES, type CheckResult, checkLines } from "./check-list.ts";
 import { CHILD_GUARD_MS } from "./child-process.ts";
 import { courseTestFiles } from "./course-tests.ts";
 import { checkDemo } from "./demo-check.ts";
-import { type Finding, apiLines, diagnosticLines, diffApi } from "./explain.ts";
+import { type Finding, apiMismatch, apiMismatchLines, diagnosticLines } from "./explain.ts";
 import { type StageProgress, stageResults } from "./stage-results.ts";
 import { runCourseTests } from "./vitest/run.ts";
 
@@ -64,10 +64,10 @@ function checkTypesAndApi(id: string, file: string, tally: Tally): boolean {
   }
   tally.pass(CHECK_NAMES.types);
   const expected = JSON.parse(readFileSync(join(ROOT, "tests", "api", `${id}.json`), "utf8")) as Record<string, string>;
-  const api = diffApi(expected, report);
+  const api = apiMismatch(expected, report);
   const apiProblems = api.missing.length + api.changed.length + api.extra.length;
   if (apiProblems > 0) {
-    tally.fail(CHECK_NAMES.api, `${apiProblems} 处不同`, { title: `API 和 ${id} 不一样：测试是照这一课的签名写的，先把签名对上`, lines: apiLines(api) });
+    tally.fail(CHECK_NAMES.api, `${apiProblems} 处不同`, { title: `API 和 ${id} 不一样：测试是照这一课的签名写的，先把签名对上`, lines: apiMismatchLines(api) });
     return false;
   }
   tally.pass(CHECK_NAMES.api);
