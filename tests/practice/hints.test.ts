@@ -160,7 +160,7 @@ describe("讲的是哪一处：练习文件里第一处还留着 TODO 的", () =
   });
 });
 
-describe("默认的顺序就是阶段的顺序（tooling/stages.ts，和 check 停的阶段一致）", () => {
+describe("默认的顺序就是阶段的顺序（和 check 停的阶段一致）", () => {
   for (const id of LESSONS) {
     it(`${id}：realWorld 交出的空白按阶段排，第一处在第 1 阶段`, () => {
       const stubs = realWorld.stubs(id);

@@ -88,7 +88,7 @@ const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "
  * 「试一下」里的「自己写一遍」说的是真的：「工作原理」开头让读者选先读还是先写（choiceProblems）；有这一小节；
  * 正文说了改一次文件多久看到报告、用 `npm run bench:check -- sNN` 量的；一个 bash 块恰好是 `npm run practice -- sNN` 和
  * `npm run check -- sNN` 两行；正文的行内代码点到了每一处空白（函数名，或空白所在的小函数名）；
- * 一个有序列表按顺序列出阶段表（tooling/stages.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
+ * 一个有序列表按顺序列出阶段表（stage-table.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
  * 后面的 text 块是学习者第一次 check 看到的那一段。output 给了（真跑了一次 check），text 块就得和它一字不差。
  */
 export function checkPracticeSection(id: string, readme: string, stubs: readonly { name: string }[], stages: readonly Stage[], output?: string): string[] {
@@ -98,7 +98,7 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
   const out: string[] = [...choiceProblems(id, readme)];
   const items = (part.list?.children ?? []).map((item) => textOf(item).trim());
   if (items.length !== stages.length || stages.some((s, i) => !items[i].startsWith(s.title))) {
-    out.push(say(`the numbered list must name the ${stages.length} stages of tooling/stages.ts in order (${stages.map((s) => s.title).join(" / ")}), got ${JSON.stringify(items.map((t) => t.slice(0, 20)))}`));
+    out.push(say(`the numbered list must name the ${stages.length} stages of tooling/practice/stage-table.ts in order (${stages.map((s) => s.title).join(" / ")}), got ${JSON.stringify(items.map((t) => t.slice(0, 20)))}`));
   }
   const commands = [`npm run practice -- ${id}`, `npm run check -- ${id}`];
   const shell = part.blocks.find((b) => ["bash", "sh", "shell"].includes(b.lang ?? ""));
