@@ -1,6 +1,6 @@
 // 每个练习、每个阶段都在检查东西（npm run test:practice，.ci/run 也跑；太慢，不进 npm test）。对每一课证明：
 //   (a) 生成的练习文件通过类型检查，API 和这一课一样；check 停在第 1 阶段，拦在一处空白上；README「自己写一遍」贴的正是这时的输出
-//   (b) 每处空白一个看着像对的错误写法（mistakes.ts）：前面的阶段写对了、这一处写错了、后面的还空着，
+//   (b) 每处空白一个看着像对的错误写法（mistakes/，按课分两个文件）：前面的阶段写对了、这一处写错了、后面的还空着，
 //       check 说学习者在这一处所在的阶段（不是更后面），前面的阶段都过了，拦它的正是管这个机制的测试，「再读」指着这一处的 README 小节
 //   (c) check --solution（这一课自己的 code.ts）每项全过，这一课的每个测试在 tooling/practice/stage-tests.json 里都归了阶段
 // 每一份报告都是给学习者的：没有维护者的命令、测试框架的名字、调用栈、颜色。
@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Outcome, runChecks } from "../../tooling/practice/run-checks.ts";
 import { PRACTICE_DIR_ENV, practiceFile } from "../../tooling/practice/lesson-arg.ts";
-import { MISTAKES, mistakenPractice } from "./mistakes.ts";
+import { PRACTICE_MISTAKES, mistakenPractice } from "./mistakes/patch.ts";
 import { checkPracticeSection } from "../../tooling/practice/readme.ts";
 import { firstFailurePart, formatReport } from "../../tooling/practice/check-report.ts";
 import { makePractice } from "../../tooling/practice/stub.ts";
@@ -71,10 +71,10 @@ describe.concurrent("每一课的练习", () => {
     for (const stub of inStageOrder(id, stubs)) {
       const k = stageOfStub(id, stub.name)?.number ?? 0;
       const stage = stages[k - 1];
-      const mistakes = MISTAKES.filter((m) => m.lesson === id && m.stub === stub.name);
+      const mistakes = PRACTICE_MISTAKES.filter((m) => m.lesson === id && m.stub === stub.name);
       if (mistakes.length === 0) {
         it(`${id}：(b) 第 ${k} 阶段（${stage?.title}）的 ${stub.name}：缺一个错误写法`, () => {
-          throw new Error(`tests/practice/mistakes.ts has no mistake for ${id} ${stub.name}`);
+          throw new Error(`tests/practice/mistakes/ has no mistake for ${id} ${stub.name}`);
         });
       }
       for (const [n, mistake] of mistakes.entries()) {
