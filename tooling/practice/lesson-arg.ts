@@ -1,4 +1,4 @@
-// practice 和 check 共用：命令行上的课号、练习文件放在哪。
+// 命令行上的课号（`s04`、`4`、`s04_tool_loop`）和练习文件放在哪：npm run practice、check、hint、test:lesson 和毕业检查共用。
 import { join } from "node:path";
 import { LESSONS, ROOT, lessonDir } from "../course.ts";
 

@@ -1,4 +1,5 @@
-// 练习模式读课的 README：空白处的提示指向讲它的那一小节，「自己写一遍」小节里的命令和输出拿出来核对。
+// 练习模式读课的 README：切「工作原理」的小节（空白的提示、阶段的「再读」指向讲它的那一小节），
+// 还有「自己写一遍」小节里的命令、阶段列表和第一次检查的输出拿出来核对（checkPracticeSection）。
 import type { Code, List, Nodes, RootContent } from "mdast";
 import { lineOf, parseReadme, partsOf } from "../markdown.ts";
 import type { Stage } from "./stage-table.ts";
