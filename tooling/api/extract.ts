@@ -106,7 +106,7 @@ export function buildApiReports(files: string[] = lessonFiles()): ApiBuild {
 }
 
 /**
- * Practice mode (scripts/practice/): the report and TS diagnostics of one file outside the lesson folders, built
+ * Practice mode (tooling/practice/): the report and TS diagnostics of one file outside the lesson folders, built
  * fresh on every call (the learner edits it). `text`, when given, stands in for the file's content.
  */
 export function buildFileReport(file: string, text?: string): { report: ApiReport; diagnostics: string[] } {
