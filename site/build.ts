@@ -1,7 +1,7 @@
 // npm run site：从仓库生成课程网站。
 //   1. 读课（README、code.ts、tests/api/sNN.json）、录好的回放（site/replay/sNN.json）和参考资料（EVOLUTION.md、GLOSSARY.md、
 //      fidelity/DIFFERENCES.md）；
-//   2. 生成 VitePress 的源页面到 site/.gen：首页、每课一页（「自己写一遍」换成练习卡片，空白来自 scripts/practice 的
+//   2. 生成 VitePress 的源页面到 site/.gen：首页、每课一页（「自己写一遍」换成练习卡片，空白来自 tooling/practice 的
 //      makePractice）、每份参考资料一页、比较两课的页面；页面里的大块 HTML（代码、差异、API 卡片、链路图）写成片段
 //      site/.gen/raw/*.html，同一份也放进 public/lp/ 给站内跳转时取；比较页要的每课高亮行放进 public/lp/lines/
 //      （折叠的旧代码展开时也从这里取颜色）；课文里的 Mermaid 图画成 public/lp/diagrams/*.svg；编号 → 链接的表 codes.json；
@@ -23,7 +23,7 @@ import { type Lesson, ROOT, SITE, loadCourse, readRootReadme } from "./lib/cours
 import { CodeHighlighter } from "./lib/highlight.ts";
 import { type Fragments, homePage, lessonPage } from "./lib/pages.ts";
 import { renderDiagram } from "./lib/diagrams.ts";
-import { makePractice } from "../scripts/practice/stub.ts";
+import { makePractice } from "../tooling/practice/stub.ts";
 import { codeIndex, presentRefPages, refPageMarkdown } from "./lib/refs.ts";
 import type { Replay } from "./lib/replay-types.ts";
 

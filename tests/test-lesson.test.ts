@@ -1,10 +1,10 @@
 // npm run test:lesson -- sNN（scripts/test-lesson.ts）：只跑一课的测试。它交给 vitest 的参数，和根 README 里写的命令。
-// 「-t 的式子恰好选中这一课的测试」由练习模式的 lessonTestPattern 保证（scripts/practice/checks.ts，npm run check 用的同一个）。
+// 「-t 的式子恰好选中这一课的测试」由练习模式的 lessonTestPattern 保证（tooling/practice/course-tests.ts，npm run check 用的同一个）。
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LESSONS, ROOT } from "../tooling/course.ts";
-import { lessonTestPattern } from "../scripts/practice/checks.ts";
+import { lessonTestPattern } from "../tooling/practice/course-tests.ts";
 import { lessonTestArgs } from "../scripts/test-lesson.ts";
 
 describe("npm run test:lesson -- sNN", () => {

@@ -4,7 +4,7 @@
 // 五分钟是怎么定的：安静的 2 核机器上最慢的一个测试两秒多（起子进程做一遍类型检查）；npm run test:load 占满两个核、机器上
 // 还有别人的活（负载 12–19）时，最慢的一个测试 30 秒，最慢的一个文件一分钟。五分钟还差着十倍，到了它只可能是真卡死了。
 // 用它的地方：vitest.config.ts 的 testTimeout / hookTimeout（到点时的报错由 tests/support/hang-guard-message.ts 改写成下面这句话；
-// 练习模式的证明和浏览器测试的配置也一样），tooling/demos.ts 跑演示的子进程，scripts/practice/checks.ts 里没有测试在跑的时候。
+// 练习模式的证明和浏览器测试的配置也一样），tooling/demos.ts 跑演示的子进程，tooling/practice/vitest/run.ts 里没有测试在跑的时候。
 // 测试文件不另设更短的上限：tooling/time-limits.ts 找，tests/suite.test.ts 查。
 // （这个文件由 vitest.config.ts 载入，所以不引用 typescript 这样的大模块。）
 

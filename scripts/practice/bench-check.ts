@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { PRACTICE_DIR_ENV } from "./lesson-arg.ts";
+import { PRACTICE_DIR_ENV } from "../../tooling/practice/lesson-arg.ts";
 
 const WORK = join(ROOT, ".tmp", "bench-check");
 const args = process.argv.slice(2);

@@ -5,9 +5,9 @@
 import { existsSync, watch } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { ROOT, lessonDir } from "../../tooling/course.ts";
-import { runChecks } from "./checks.ts";
-import { practiceFile, readArgs } from "./lesson-arg.ts";
-import { formatReport, wantsColor } from "./report.ts";
+import { runChecks } from "../../tooling/practice/run-checks.ts";
+import { practiceFile, readArgs } from "../../tooling/practice/lesson-arg.ts";
+import { formatReport, wantsColor } from "../../tooling/practice/check-report.ts";
 
 const { id, on } = readArgs("check", ["--watch", "--solution"]);
 const solution = on.has("--solution");

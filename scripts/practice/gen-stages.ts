@@ -1,17 +1,18 @@
-// npm run gen:stages：哪些测试归哪个阶段、每个测试靠哪几处空白（tooling/stages.ts），真跑出来，写进 tooling/stages.json。
-// 不手写测试名的正则。每次都是做一份练习文件，跑 check 跑的那一次 vitest（checks.ts 的 runCourseTests，同一批测试文件、同一个过滤）：
+// npm run gen:stages：哪些测试归哪个阶段（阶段表在 tooling/practice/stage-table.ts）、每个测试靠哪几处空白，真跑出来，写进 tooling/practice/stage-tests.json。
+// 不手写测试名的正则。每次都是做一份练习文件，跑 check 跑的那一次 vitest（tooling/practice/vitest/run.ts 的 runCourseTests，同一批测试文件、同一个过滤）：
 //   阶段：对每个 k = 0..n-1，第 1..k 阶段填好（这一课自己的函数体）、后面的阶段还空着（k = 0 就是刚生成的）。
 //     一个测试归它「从此一直通过」的第一个阶段：在 k 还没过、k+1 起都过了，就归第 k+1 阶段；刚生成的文件上就过了的归第 0 组
 //     （报告里算第 1 阶段）；直到最后一个阶段之前都没过的归最后一个阶段。每个阶段都得有自己的测试（tests/practice/stages.test.ts 核对）。
 //   靠哪几处空白：对每一处空白（同名的几段算一处），只把它留成 TODO、别的全填好；这时没过的测试就靠它。
-//     check 没过时，「再读」指向没过的测试靠的那一处空白的小节（tooling/stages.ts 的 blame）。
+//     check 没过时，「再读」指向没过的测试靠的那一处空白的小节（tooling/practice/stage-lookup.ts 的 blame）。
 // 一次两三秒，两课并行；全部跑完要几分钟，所以不进 npm run gen。
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, LESSONS, lessonDir } from "../../tooling/course.ts";
-import { type LessonTests, STAGE_MAP_FILE, type StageMap, inStageOrder, readStageMap, stagesOf, stubsThrough, testKey } from "../../tooling/stages.ts";
-import { type TestRecord, courseTestFiles, runCourseTests } from "./checks.ts";
-import { makePractice } from "./stub.ts";
+import { type LessonTests, STAGE_MAP_FILE, type StageMap, inStageOrder, readStageMap, stagesOf, stubsThrough, testKey } from "../../tooling/practice/stage-lookup.ts";
+import { courseTestFiles } from "../../tooling/practice/course-tests.ts";
+import { type TestRecord, runCourseTests } from "../../tooling/practice/vitest/run.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 const WORK = join(ROOT, ".tmp", "gen-stages");
 const only = process.argv.slice(2);

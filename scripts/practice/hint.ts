@@ -1,15 +1,15 @@
 // npm run hint -- s04 [级别] [--part 名字]：练习时卡住了，要一级提示，不要答案。
-// 默认讲练习文件里第一处还没写的空白，按阶段的顺序（tooling/stages.ts，和 check 停的阶段一致；还没有练习文件就是第一处）；--part 换一处。级别 1–4（scripts/practice/hints.ts）：
+// 默认讲练习文件里第一处还没写的空白，按阶段的顺序（tooling/practice/stage-lookup.ts 的 inStageOrder，和 check 停的阶段一致；还没有练习文件就是第一处）；--part 换一处。级别 1–4（tooling/practice/hints.ts）：
 // 1 README 的讲解、2 签名和文档注释、3 骨架、4 答案。每次只打印要的那一级，末尾说下一级怎么要。
 // 参数不对（没有这一课、级别不在 1–4、没有这一处）时说一句清楚的话，退出码 2。
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/stages.ts";
-import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs, partArg } from "./hints.ts";
-import { parseLesson, practiceFile } from "./lesson-arg.ts";
-import { type Stub, makePractice } from "./stub.ts";
+import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/practice/stage-lookup.ts";
+import { HINT_LEVELS, type HintLesson, type HintLevel, LEVEL_NAMES, currentStub, hintBody, openStubs, partArg } from "../../tooling/practice/hints.ts";
+import { parseLesson, practiceFile } from "../../tooling/practice/lesson-arg.ts";
+import { type Stub, makePractice } from "../../tooling/practice/stub.ts";
 
 const VERB: Record<Stub["kind"], string> = { body: "写出整个函数体", rewrite: "改写整个函数体", part: "补上这一课改的那几条语句" };
 

@@ -3,8 +3,8 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { ROOT } from "../../tooling/course.ts";
-import { practiceFile, readArgs } from "./lesson-arg.ts";
-import { makePractice } from "./stub.ts";
+import { practiceFile, readArgs } from "../../tooling/practice/lesson-arg.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 const { id, on } = readArgs("practice", ["--reset"]);
 const file = practiceFile(id);

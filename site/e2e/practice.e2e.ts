@@ -5,8 +5,8 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { answerBlocks, firstFailureBlock } from "../lib/practice.ts";
-import { checkLines } from "../../scripts/practice/check-names.ts";
-import { makePractice } from "../../scripts/practice/stub.ts";
+import { checkLines } from "../../tooling/practice/check-list.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 import { DESKTOP, PHONE, SHOTS, at, browser, lessons, live, open, overflowX, problemsOf, s04, server, useReader } from "./browser.ts";
 
 useReader();

@@ -1,18 +1,18 @@
 // 每课页面上的练习卡片：怎么把这一课自己写一遍。全部从仓库里现成的东西生成，没有一课是手写的：
 //   - 两条命令（npm run practice -- sNN、npm run check -- sNN），课文的代码块，VitePress 给它们配复制按钮；
-//   - 挖掉的每一处：scripts/practice/stub.ts 的 makePractice(id, { verify: false }).stubs（npm run practice 挖的就是这些），
+//   - 挖掉的每一处：tooling/practice/stub.ts 的 makePractice(id, { verify: false }).stubs（npm run practice 挖的就是这些），
 //     写出 / 改写 / 补上加名字，链到「工作原理」里讲它的那一小节（stub.section）；
-//   - npm run check 按顺序查的几项：类型、API、这一课的每个阶段（tooling/stages.ts）、演示（scripts/practice/check-names.ts）；
+//   - npm run check 按顺序查的几项：类型、API、这一课的每个阶段（tooling/practice/stage-table.ts）、演示（tooling/practice/check-list.ts）；
 //   - 第一次检查会看到什么：README「自己写一遍」里的 text 块（它和真跑出来的一字不差，由 npm test 的文档检查守着）；
 //   - --watch、--solution，和下一课的练习。
 // 站里这张卡片顶替 README 的「自己写一遍」小节（标题和锚点不变）：那一小节的命令、说明和 text 块卡片里都有，不再重复一遍。
 // 「工作原理」没有三级标题、按加粗开头的段落分小节的课（stub.section 是「第三步：…」），给那一段加一个锚点，卡片才链得过去。
 import type { Code, Heading, Paragraph, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
-import { checkLines, checkNames } from "../../scripts/practice/check-names.ts";
-import { LEVEL_NAMES, codeHint, hintSource } from "../../scripts/practice/hints.ts";
-import { PRACTICE_HEADING, practiceBlocks } from "../../scripts/practice/readme.ts";
-import type { Stub } from "../../scripts/practice/stub.ts";
+import { CHECK_NAMES, checkLines } from "../../tooling/practice/check-list.ts";
+import { LEVEL_NAMES, codeHint, hintSource } from "../../tooling/practice/hints.ts";
+import { PRACTICE_HEADING, practiceBlocks } from "../../tooling/practice/readme.ts";
+import type { Stub } from "../../tooling/practice/stub.ts";
 import { parseReadme } from "../../tooling/markdown.ts";
 import { withSiteBase } from "./base.ts";
 import { type CodeIndex, linkCodesHtml } from "./cited-codes.ts";
@@ -40,20 +40,19 @@ const STUB_WHAT: Record<Stub["kind"], string> = {
 export const sectionAnchor = (section: string): string => githubSlug(section);
 
 const headingText = (node: Heading): string => toString(node).trim();
-/** 和 scripts/practice/readme.ts 切小节的规矩一样：加粗开头的段落，标题是加粗的字去掉收尾的标点。 */
+/** 和 tooling/practice/readme.ts 切小节的规矩一样：加粗开头的段落，标题是加粗的字去掉收尾的标点。 */
 const leadTitle = (node: Paragraph): string | undefined =>
   node.children[0]?.type === "strong" ? toString(node.children[0]).trim().replace(/[。：:，,]$/, "") : undefined;
 
 /**
- * 卡片上按顺序查的几项：名字和顺序取自 npm run check 自己（scripts/practice/check-names.ts）。
- * 阶段那几行的小字是它要你做什么（tooling/stages.ts 的 asks），另外三项补一句怎么查。
+ * 卡片上按顺序查的几项：名字和顺序取自 npm run check 自己（tooling/practice/check-list.ts）。
+ * 阶段那几行的小字是它要你做什么（阶段表的 asks），另外三项补一句怎么查。
  */
 export function checks(lesson: Lesson, codes: CodeIndex): string[] {
-  const names = checkNames(lesson.id);
   const notes = new Map<string, string>([
-    [names.types, "和课程自己的代码同一份设置"],
-    [names.api, `和提交的 tests/api/${lesson.id}.json 逐项比`],
-    [names.demo, "所有阶段都过了，跑你的 main()，逐字比"],
+    [CHECK_NAMES.types, "和课程自己的代码同一份设置"],
+    [CHECK_NAMES.api, `和提交的 tests/api/${lesson.id}.json 逐项比`],
+    [CHECK_NAMES.demo, "所有阶段都过了，跑你的 main()，逐字比"],
   ]);
   const tryIt = `「<a href="#${githubSlug("试一下")}">试一下</a>」`;
   return checkLines(lesson.id).map(
@@ -179,7 +178,7 @@ export function withPracticeCard(lesson: Lesson, next: Lesson | undefined, stubs
 // 实在写不出再点开「答案」（代码块本身）。普通视图和今天一样：答案的 <details> 开着、「答案」两个字和「提示」都藏着（样式在 site/.vitepress/theme/css/practice-view.css）；
 // 不开 JavaScript 也一样，代码块照常看得见。
 
-/** 代码块里像样的代码行（`}`、`try {`、注释这种到处都有的不算），和 scripts/practice/readme.ts 找小节用的是同一条线。 */
+/** 代码块里像样的代码行（`}`、`try {`、注释这种到处都有的不算），和 tooling/practice/readme.ts 找小节用的是同一条线。 */
 const solidLines = (code: string): string[] =>
   code
     .split("\n")

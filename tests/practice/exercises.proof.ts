@@ -1,8 +1,8 @@
 // 每个练习、每个阶段都在检查东西（npm run test:practice，.ci/run 也跑；太慢，不进 npm test）。对每一课证明：
 //   (a) 生成的练习文件通过类型检查，API 和这一课一样；check 停在第 1 阶段，拦在一处空白上；README「自己写一遍」贴的正是这时的输出
-//   (b) 每处空白一个看着像对的错误写法（scripts/practice/mistakes.ts）：前面的阶段写对了、这一处写错了、后面的还空着，
+//   (b) 每处空白一个看着像对的错误写法（mistakes/，按课分两个文件）：前面的阶段写对了、这一处写错了、后面的还空着，
 //       check 说学习者在这一处所在的阶段（不是更后面），前面的阶段都过了，拦它的正是管这个机制的测试，「再读」指着这一处的 README 小节
-//   (c) check --solution（这一课自己的 code.ts）每项全过，这一课的每个测试在 tooling/stages.json 里都归了阶段
+//   (c) check --solution（这一课自己的 code.ts）每项全过，这一课的每个测试在 tooling/practice/stage-tests.json 里都归了阶段
 // 每一份报告都是给学习者的：没有维护者的命令、测试框架的名字、调用栈、颜色。
 // 再加命令行的坏输入：没有的课、还没生成的练习文件、语法错误、API 不一样。卡死由 s04 第 3 阶段的错误写法证明。
 import { execFile } from "node:child_process";
@@ -10,14 +10,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Outcome, runChecks } from "../../scripts/practice/checks.ts";
-import { PRACTICE_DIR_ENV, practiceFile } from "../../scripts/practice/lesson-arg.ts";
-import { MISTAKES, mistakenPractice } from "../../scripts/practice/mistakes.ts";
-import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/readme.ts";
-import { formatReport } from "../../scripts/practice/report.ts";
-import { makePractice } from "../../scripts/practice/stub.ts";
+import { type Outcome, runChecks } from "../../tooling/practice/run-checks.ts";
+import { PRACTICE_DIR_ENV, practiceFile } from "../../tooling/practice/lesson-arg.ts";
+import { PRACTICE_MISTAKES, mistakenPractice } from "./mistakes/patch.ts";
+import { checkPracticeSection } from "../../tooling/practice/readme.ts";
+import { firstFailurePart, formatReport } from "../../tooling/practice/check-report.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/stages.ts";
+import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/practice/stage-lookup.ts";
 import { MAINTAINER_TEXT } from "./learner-text.ts";
 
 const run = promisify(execFile);
@@ -63,7 +63,7 @@ describe.concurrent("每一课的练习", () => {
       expect(status(outcome), text).toEqual(status(outcome).map(() => "pass"));
       expect(status(outcome)).toHaveLength(stages.length + 3);
       expect(outcome.ok).toBe(true);
-      expect(outcome.unmapped, "tests no stage owns yet: run npm run gen:stages and commit tooling/stages.json").toEqual([]);
+      expect(outcome.unmapped, "tests no stage owns yet: run npm run gen:stages and commit tooling/practice/stage-tests.json").toEqual([]);
     });
 
     // 每一处空白（同名的几段算一处）至少一个错误写法：拦在它自己的阶段，「再读」指着它的小节
@@ -71,10 +71,10 @@ describe.concurrent("每一课的练习", () => {
     for (const stub of inStageOrder(id, stubs)) {
       const k = stageOfStub(id, stub.name)?.number ?? 0;
       const stage = stages[k - 1];
-      const mistakes = MISTAKES.filter((m) => m.lesson === id && m.stub === stub.name);
+      const mistakes = PRACTICE_MISTAKES.filter((m) => m.lesson === id && m.stub === stub.name);
       if (mistakes.length === 0) {
         it(`${id}：(b) 第 ${k} 阶段（${stage?.title}）的 ${stub.name}：缺一个错误写法`, () => {
-          throw new Error(`scripts/practice/mistakes.ts has no mistake for ${id} ${stub.name}`);
+          throw new Error(`tests/practice/mistakes/ has no mistake for ${id} ${stub.name}`);
         });
       }
       for (const [n, mistake] of mistakes.entries()) {

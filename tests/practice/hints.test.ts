@@ -6,10 +6,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type HintWorld, hint, realWorld } from "../../scripts/practice/hint.ts";
-import { type HintLesson, currentStub, hintBody, openStubs, skeleton } from "../../scripts/practice/hints.ts";
-import { type Practice, type Stub, makePractice } from "../../scripts/practice/stub.ts";
+import { type HintLesson, currentStub, hintBody, openStubs, skeleton } from "../../tooling/practice/hints.ts";
+import { type Practice, type Stub, makePractice } from "../../tooling/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { stageOfStub } from "../../tooling/stages.ts";
+import { stageOfStub } from "../../tooling/practice/stage-lookup.ts";
 import { levelProblems } from "../support/hint-levels.ts";
 
 const lessonOf = (id: string): HintLesson => ({
@@ -160,7 +160,7 @@ describe("讲的是哪一处：练习文件里第一处还留着 TODO 的", () =
   });
 });
 
-describe("默认的顺序就是阶段的顺序（tooling/stages.ts，和 check 停的阶段一致）", () => {
+describe("默认的顺序就是阶段的顺序（和 check 停的阶段一致）", () => {
   for (const id of LESSONS) {
     it(`${id}：realWorld 交出的空白按阶段排，第一处在第 1 阶段`, () => {
       const stubs = realWorld.stubs(id);

@@ -5,15 +5,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diagnosticLines, diffApi, findTodo, testLines, traceLines } from "../../scripts/practice/explain.ts";
-import { parseLesson } from "../../scripts/practice/lesson-arg.ts";
-import { checkPracticeSection, firstFailurePart } from "../../scripts/practice/readme.ts";
-import { formatReport, wantsColor } from "../../scripts/practice/report.ts";
+import { apiMismatch, diagnosticLines, findTodo, testLines, traceLines } from "../../tooling/practice/explain.ts";
+import { parseLesson } from "../../tooling/practice/lesson-arg.ts";
+import { checkPracticeSection } from "../../tooling/practice/readme.ts";
+import { firstFailurePart, formatReport, wantsColor } from "../../tooling/practice/check-report.ts";
 import { MAINTAINER_TEXT } from "./learner-text.ts";
-import { makePractice, stubSource } from "../../scripts/practice/stub.ts";
+import { makePractice, stubSource } from "../../tooling/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
-import { stagesOf } from "../../tooling/stages.ts";
+import { stagesOf } from "../../tooling/practice/stage-lookup.ts";
 
 const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
 
@@ -133,7 +133,7 @@ describe("失败说成人话", () => {
   it("API 不同：少了、变了、多了导出的；自己加的未导出辅助函数不算", () => {
     const expected = { run: "export function () => void", "run@since": "s04", Box: "export type", "Box.a": ": string" };
     const actual = { runLoop: "export function () => void", "runLoop@since": "s04", Box: "export type", "Box.a": ": number", helper: "function () => void" };
-    expect(diffApi(expected, actual)).toEqual({
+    expect(apiMismatch(expected, actual)).toEqual({
       missing: ["run", "run@since"],
       changed: [{ key: "Box.a", expected: ": string", actual: ": number" }],
       extra: ["runLoop", "runLoop@since"],

@@ -1,28 +1,49 @@
-// 练习的阶段（tooling/stages.ts）和给学习者的话，跑在 npm test 里的快检查：阶段表和练习文件、README 对得上；
-// 生成的测试归属（tooling/stages.json）每课都有、每个阶段至少管一个测试；README 摘录的检查不进练习；
+// 练习的阶段和给学习者的话，跑在 npm test 里的快检查：阶段表（tooling/practice/stage-table.ts）和练习文件、README 对得上；
+// 生成的测试归属（tooling/practice/stage-tests.json）每课都有、每个阶段至少管一个测试；README 摘录的检查不进练习；
 // 规则编号换成术语表的话；轨迹的第一处不同说成人话。每条检查都配一个必须失败的例子。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { courseTestFiles } from "../../scripts/practice/checks.ts";
-import { forLearner, glossaryWords, plainWords, ruleWords, traceLines } from "../../scripts/practice/explain.ts";
-import { howItWorks } from "../../scripts/practice/readme.ts";
-import { makePractice } from "../../scripts/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import { courseTestFiles } from "../../tooling/practice/course-tests.ts";
+import { forLearner, glossaryWords, plainWords, ruleWords, traceLines } from "../../tooling/practice/explain.ts";
+import { howItWorks } from "../../tooling/practice/readme.ts";
+import { blame, readStageMap, stageOfTest, stagesOf } from "../../tooling/practice/stage-lookup.ts";
+import type { Stage } from "../../tooling/practice/stage-table.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 import type { Trace } from "../../tooling/scenarios/shape.ts";
-import { blame, readStageMap, stageOfTest, stageTableProblems, stagesOf } from "../../tooling/stages.ts";
+
+/**
+ * 表和练习文件对得上吗：每课 1–4 个阶段（机制只有一个函数的课只有一个阶段，D52）；练习文件的每处空白恰好在一个阶段里；表里点名的空白都存在；
+ * 每个阶段的小节在 README 里有（sections：这一课「工作原理」里的小节标题）。返回问题，空数组 = 对得上。
+ */
+function stageTableProblems(id: string, stages: readonly Stage[], stubs: readonly string[], sections: readonly string[]): string[] {
+  const problems: string[] = [];
+  if (stages.length < 1 || stages.length > 4) problems.push(`${id}: ${stages.length} stages, want 1–4`);
+  const named = stages.flatMap((s) => s.stubs);
+  for (const stub of new Set(stubs)) {
+    const n = named.filter((x) => x === stub).length;
+    if (n !== 1) problems.push(`${id}: stub ${stub} is in ${n} stages, want exactly 1`);
+  }
+  for (const [i, s] of stages.entries()) {
+    if (s.stubs.length === 0) problems.push(`${id} stage ${i + 1} (${s.title}): no stubs`);
+    for (const stub of s.stubs) if (!stubs.includes(stub)) problems.push(`${id} stage ${i + 1} (${s.title}): no stub named ${stub} in the practice file`);
+    if (!sections.includes(s.section)) problems.push(`${id} stage ${i + 1} (${s.title}): README has no section 「${s.section}」`);
+  }
+  return problems;
+}
 
 const readme = (id: string): string => readFileSync(join(ROOT, lessonDir(id), "README.md"), "utf8");
 
-describe("阶段表（tooling/stages.ts）", () => {
+describe("阶段表", () => {
   const map = readStageMap();
   for (const id of LESSONS) {
-    it(`${id}：每处空白恰好在一个阶段里，点名的空白和 README 小节都在；tooling/stages.json 里每个阶段至少管一个测试`, () => {
+    it(`${id}：每处空白恰好在一个阶段里，点名的空白和 README 小节都在；生成的测试归属里每个阶段至少管一个测试`, () => {
       const stubs = makePractice(id, { verify: false }).stubs.map((s) => s.name);
       expect(stageTableProblems(id, stagesOf(id), stubs, howItWorks(readme(id)).map((p) => p.title))).toEqual([]);
       const owned = map[id];
-      expect(owned, `tooling/stages.json has no ${id}: run npm run gen:stages`).toBeDefined();
-      expect(owned?.stages.length, `${id}: tooling/stages.json is out of date with tooling/stages.ts: run npm run gen:stages`).toBe(stagesOf(id).length + 1);
+      expect(owned, `tooling/practice/stage-tests.json has no ${id}: run npm run gen:stages`).toBeDefined();
+      expect(owned?.stages.length, `${id}: tooling/practice/stage-tests.json is out of date with tooling/practice/stage-table.ts: run npm run gen:stages`).toBe(stagesOf(id).length + 1);
       for (const [k, tests] of (owned?.stages ?? []).entries()) {
         if (k > 0) expect(tests.length, `${id} stage ${k} owns no test that fails before it: write a focused behaviour test for its part`).toBeGreaterThan(0);
       }
@@ -57,7 +78,7 @@ describe("阶段表（tooling/stages.ts）", () => {
   });
 });
 
-describe("没过的时候怪谁（tooling/stages.ts 的 blame）", () => {
+describe("没过的时候怪谁（blame）", () => {
   // s04 第 3 阶段：buildProviderInput、runEventedToolLoop、runOneTurn（练习顺序看表）
   const [first, second, third] = stagesOf("s04")[2].stubs;
   const t = (name: string) => ({ file: "tests/a.test.ts", name: `s04 > ${name}` });

@@ -13,7 +13,7 @@ import { escapeText, WRAP_FROM, wrapIndent } from "../../site/lib/html.ts";
 import { lessonPage } from "../../site/lib/pages.ts";
 import { type Site, presentRefPages, readerUrl, resolveRepoLink } from "../../site/lib/refs.ts";
 import type { Replay } from "../../site/lib/replay-types.ts";
-import { makePractice } from "../../scripts/practice/stub.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 const lessons = loadCourse();
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadCourse } from "../../site/lib/course.ts";
 import { STUB_VERB, answerBlocks, firstFailureBlock, hintLevelsFragment, practiceCard, withPracticeCard, withPracticeFolds } from "../../site/lib/practice.ts";
 import { githubSlug } from "../../site/lib/refs.ts";
-import { makePractice } from "../../scripts/practice/stub.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 import { parseMarkdown, walk } from "../../tooling/markdown.ts";
 import { toString } from "mdast-util-to-string";
 

@@ -1,6 +1,6 @@
 // 四级提示（D43）该守的规矩，练习模式（tests/practice/hints.test.ts）和毕业练习（tests/graduation/hints.test.ts）共用：
 // 后一级露出的字是前一级的超集、而且严格更多；前三级不露答案里「露了就等于给了答案」的行；第 4 级是完整的原文；第 1 级没有代码块。
-import { ELIDED } from "../../scripts/practice/hints.ts";
+import { ELIDED } from "../../tooling/practice/hints.ts";
 
 /**
  * 答案里「露了就等于给了答案」的行：有调用、取成员或赋值的代码行（注释、`}`、`try {` 这种不算），

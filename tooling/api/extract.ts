@@ -105,7 +105,7 @@ export function buildApiReports(files: string[] = lessonFiles()): ApiBuild {
 }
 
 /**
- * 练习模式（scripts/practice/）：课的文件夹之外一个文件的报告和 TS 诊断，每次调用都现建（学习者在改它）。
+ * 练习模式（tooling/practice/）：课的文件夹之外一个文件的报告和 TS 诊断，每次调用都现建（学习者在改它）。
  * 给了 `text` 就用它代替文件的内容。
  */
 export function buildFileReport(file: string, text?: string): { report: ApiReport; diagnostics: string[] } {

@@ -3,7 +3,7 @@
 
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HINT_LEVELS, type HintLevel, LEVEL_NAMES } from "../../scripts/practice/hints.ts";
+import { HINT_LEVELS, type HintLevel, LEVEL_NAMES } from "../practice/hints.ts";
 import { EXERCISES, type Exercise, parseExercise } from "./exercises.ts";
 import { editorConfig, graduationDir, readExerciseFiles, shownPath, writeExerciseFiles } from "./files.ts";
 import { graduationHint } from "./hints.ts";

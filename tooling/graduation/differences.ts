@@ -6,7 +6,7 @@
 import { compareTraces, type Entry, type FidelityDifference, type FidelityTrace, rewritePairs } from "../../fidelity/compare.ts";
 import { PI_TRACE_DIFFERENCES } from "../../fidelity/listed-differences/trace-rows.ts";
 import { type KnownResources, promptFacts } from "../../fidelity/observe.ts";
-import { glossaryWords } from "../../scripts/practice/explain.ts";
+import { glossaryWords } from "../practice/explain.ts";
 import { AGENTS_TEXT, type Exercise, SKILL, scenarioId } from "./exercises.ts";
 import type { MiniRun, PiRun } from "./runs.ts";
 

@@ -3,7 +3,7 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { PRACTICE_DIR_ENV } from "../../scripts/practice/lesson-arg.ts";
+import { PRACTICE_DIR_ENV } from "../practice/lesson-arg.ts";
 import { ROOT } from "../course.ts";
 import type { Exercise } from "./exercises.ts";
 import type { ExerciseFiles } from "./stub.ts";

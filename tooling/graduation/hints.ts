@@ -3,12 +3,12 @@
 //   2 函数的文档注释和签名，函数体是 …（清单是 Pi 的 PiManifest 长什么样）；
 //   3 骨架：注释和控制结构原样，表达式换成 …（清单是键原样、路径换成 …）；
 //   4 答案：参考答案里挖掉的原文。
-// 第 2–4 级对函数用的正是练习模式的那几个函数（scripts/practice/hints.ts 的 hintSource、codeHint、skeleton）。
+// 第 2–4 级对函数用的正是练习模式的那几个函数（tooling/practice/hints.ts 的 hintSource、codeHint、skeleton）。
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { codeHint, ELIDED, type HintLevel, hintSource, proseHint, skeleton } from "../../scripts/practice/hints.ts";
+import { codeHint, ELIDED, type HintLevel, hintSource, proseHint, skeleton } from "../practice/hints.ts";
 import { ROOT } from "../course.ts";
 import { type Exercise, solutionPath } from "./exercises.ts";
 import type { GraduationStub } from "./stub.ts";

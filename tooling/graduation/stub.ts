@@ -1,11 +1,11 @@
-// 毕业练习的文件从参考答案来，和练习模式一样（scripts/practice/stub.ts）：要学习者写的函数体换成一句
+// 毕业练习的文件从参考答案来，和练习模式一样（tooling/practice/stub.ts）：要学习者写的函数体换成一句
 // `throw new Error("TODO 毕业 N：…")`，包的清单换成空的 `"pi": {}`；类型、签名、文档注释、import 原样留着。
 // 同一个办法也用来造「看着像对的错误写法」（tests/graduation/）：把某个函数体换成别的写法，或者换一份清单。
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
-import { findFunction } from "../../scripts/practice/hints.ts";
+import { findFunction } from "../practice/hints.ts";
 import { type Blank, blankName, type Exercise, solutionPath } from "./exercises.ts";
 
 /** 一个练习的文件：相对练习根的路径 → 内容。单文件的练习只有一项，路径是 ""。 */

@@ -12,7 +12,7 @@ const GENERATED: readonly RegExp[] = [
   /^tests\/api\/[^/]+\.json$/,
   /^tests\/golden\/[^/]+\.json$/,
   /^site\/replay\/[^/]+\.json$/,
-  /^tooling\/stages\.json$/,
+  /^tooling\/practice\/stage-tests\.json$/,
   /^tooling\/pi-index\.json$/,
   /^fidelity\/DIFFERENCES\.md$/,
   /(^|\/)package-lock\.json$/,

@@ -159,74 +159,90 @@ export function skeleton(code: string): string {
   const prefix = "async function* __hint__() {\n";
   const src = `${prefix}${code}\n}`;
   const sf = ts.createSourceFile("hint.ts", src, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const spans: { start: number; end: number }[] = [];
-  const elide = (n: ts.Node | undefined): void => {
-    if (n !== undefined) spans.push({ start: n.getStart(sf), end: n.getEnd() });
-  };
-  /** 括号里的全部（for 的头）。 */
-  const elideParens = (st: ts.Node): void => {
-    const kids = st.getChildren(sf);
-    const open = kids.findIndex((k) => k.kind === ts.SyntaxKind.OpenParenToken);
-    const close = kids.findIndex((k) => k.kind === ts.SyntaxKind.CloseParenToken);
-    if (open >= 0 && close > open + 1) spans.push({ start: kids[open + 1].getStart(sf), end: kids[close - 1].getEnd() });
-  };
-  const fn = (f: FunctionLike): void => {
-    if (f.body === undefined) return;
-    if (ts.isBlock(f.body)) f.body.statements.forEach(statement);
-    else elide(f.body);
-  };
-  const isAccess = (e: ts.Expression): boolean =>
-    ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || (ts.isPropertyAccessExpression(e) && isAccess(e.expression));
-  const expression = (e: ts.Expression): void => {
-    if (ts.isAwaitExpression(e)) elide(e.expression);
-    else if (ts.isYieldExpression(e)) elide(e.expression);
-    else if (ts.isBinaryExpression(e) && e.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && e.operatorToken.kind <= ts.SyntaxKind.LastAssignment && isAccess(e.left)) elide(e.right);
-    else elide(e);
-  };
-  const statement = (st: ts.Statement): void => {
-    if (ts.isBlock(st)) st.statements.forEach(statement);
-    else if (ts.isIfStatement(st)) {
-      elide(st.expression);
-      statement(st.thenStatement);
-      if (st.elseStatement !== undefined) statement(st.elseStatement);
-    } else if (ts.isForStatement(st) || ts.isForOfStatement(st) || ts.isForInStatement(st)) {
-      elideParens(st);
-      statement(st.statement);
-    } else if (ts.isWhileStatement(st) || ts.isDoStatement(st)) {
-      elide(st.expression);
-      statement(st.statement);
-    } else if (ts.isTryStatement(st)) {
-      statement(st.tryBlock);
-      if (st.catchClause !== undefined) statement(st.catchClause.block);
-      if (st.finallyBlock !== undefined) statement(st.finallyBlock);
-    } else if (ts.isSwitchStatement(st)) {
-      elide(st.expression);
-      for (const c of st.caseBlock.clauses) {
-        if (ts.isCaseClause(c)) elide(c.expression);
-        c.statements.forEach(statement);
-      }
-    } else if (ts.isLabeledStatement(st)) statement(st.statement);
-    else if (ts.isReturnStatement(st) || ts.isThrowStatement(st)) elide(st.expression);
-    else if (ts.isExpressionStatement(st)) expression(st.expression);
-    else if (ts.isFunctionDeclaration(st)) fn(st);
-    else if (ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) {
-        if (d.initializer !== undefined && isFunctionLike(d.initializer)) fn(d.initializer);
-        else elide(d.initializer);
-      }
-    }
-  };
+  const walker = new SkeletonWalker(sf);
   const outer = sf.statements[0];
-  if (outer !== undefined && ts.isFunctionDeclaration(outer)) fn(outer);
+  if (outer !== undefined && ts.isFunctionDeclaration(outer)) walker.fn(outer);
   let out = "";
   let pos = prefix.length;
-  for (const s of spans.sort((a, b) => a.start - b.start)) {
+  for (const s of walker.spans.sort((a, b) => a.start - b.start)) {
     if (s.start < pos) continue;
     out += src.slice(pos, s.start) + ELIDED;
     pos = s.end;
   }
   out += src.slice(pos, prefix.length + code.length);
   return out;
+}
+
+/** 走一遍语法树，记下骨架里要换成 … 的区间（spans）：语句的结构留着，表达式换掉。 */
+class SkeletonWalker {
+  readonly spans: { start: number; end: number }[] = [];
+
+  constructor(private readonly sf: ts.SourceFile) {}
+
+  private elide(n: ts.Node | undefined): void {
+    if (n !== undefined) this.spans.push({ start: n.getStart(this.sf), end: n.getEnd() });
+  }
+
+  /** 括号里的全部（for 的头）。 */
+  private elideParens(st: ts.Node): void {
+    const kids = st.getChildren(this.sf);
+    const open = kids.findIndex((k) => k.kind === ts.SyntaxKind.OpenParenToken);
+    const close = kids.findIndex((k) => k.kind === ts.SyntaxKind.CloseParenToken);
+    if (open >= 0 && close > open + 1) this.spans.push({ start: kids[open + 1].getStart(this.sf), end: kids[close - 1].getEnd() });
+  }
+
+  fn(f: FunctionLike): void {
+    if (f.body === undefined) return;
+    if (ts.isBlock(f.body)) f.body.statements.forEach((st) => this.statement(st));
+    else this.elide(f.body);
+  }
+
+  /** 一条表达式语句：`await …;`、`yield …;`、赋给谁（`agent.state.turn = …;`）留着，别的整条换掉。 */
+  private expression(e: ts.Expression): void {
+    const isAccess = (x: ts.Expression): boolean =>
+      ts.isIdentifier(x) || x.kind === ts.SyntaxKind.ThisKeyword || (ts.isPropertyAccessExpression(x) && isAccess(x.expression));
+    if (ts.isAwaitExpression(e)) this.elide(e.expression);
+    else if (ts.isYieldExpression(e)) this.elide(e.expression);
+    else if (ts.isBinaryExpression(e) && e.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && e.operatorToken.kind <= ts.SyntaxKind.LastAssignment && isAccess(e.left)) this.elide(e.right);
+    else this.elide(e);
+  }
+
+  private statement(st: ts.Statement): void {
+    const inner = (s: ts.Statement | undefined): void => {
+      if (s !== undefined) this.statement(s);
+    };
+    if (ts.isBlock(st)) st.statements.forEach(inner);
+    else if (ts.isIfStatement(st)) {
+      this.elide(st.expression);
+      inner(st.thenStatement);
+      inner(st.elseStatement);
+    } else if (ts.isForStatement(st) || ts.isForOfStatement(st) || ts.isForInStatement(st)) {
+      this.elideParens(st);
+      inner(st.statement);
+    } else if (ts.isWhileStatement(st) || ts.isDoStatement(st)) {
+      this.elide(st.expression);
+      inner(st.statement);
+    } else if (ts.isTryStatement(st)) {
+      inner(st.tryBlock);
+      inner(st.catchClause?.block);
+      inner(st.finallyBlock);
+    } else if (ts.isSwitchStatement(st)) {
+      this.elide(st.expression);
+      for (const c of st.caseBlock.clauses) {
+        if (ts.isCaseClause(c)) this.elide(c.expression);
+        c.statements.forEach(inner);
+      }
+    } else if (ts.isLabeledStatement(st)) inner(st.statement);
+    else if (ts.isReturnStatement(st) || ts.isThrowStatement(st)) this.elide(st.expression);
+    else if (ts.isExpressionStatement(st)) this.expression(st.expression);
+    else if (ts.isFunctionDeclaration(st)) this.fn(st);
+    else if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (d.initializer !== undefined && isFunctionLike(d.initializer)) this.fn(d.initializer);
+        else this.elide(d.initializer);
+      }
+    }
+  }
 }
 
 /** 一处空白的第 2–4 级用到的：函数的注释和签名、挖掉的代码、它在函数体里的位置。 */

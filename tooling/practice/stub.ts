@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { buildFileReport } from "../../tooling/api/extract.ts";
-import { diffLines } from "../../tooling/linediff.ts";
+import { buildFileReport } from "../api/extract.ts";
+import { diffLines } from "../linediff.ts";
 import { sectionFor } from "./readme.ts";
-import { LESSONS, ROOT, lessonDir, lessonNumber } from "../../tooling/course.ts";
+import { LESSONS, ROOT, lessonDir, lessonNumber } from "../course.ts";
 
 /** 练习文件里的一处空白：学习者要写的地方。 */
 export type Stub = {
@@ -80,7 +80,7 @@ export function changedSpans(prev: string, cur: string): Span[] {
 /** 一处挖空：换掉 [start, end)；removed 是被换掉的代码行（去掉首尾空白），用来找 README 里展示它的小节。 */
 type Edit = { start: number; end: number; name: string; kind: Stub["kind"]; removed: string[]; indent: string; inline: boolean };
 
-/** 有函数体、能挖空的函数：声明、方法、构造函数、存取器、箭头函数、函数表达式（提示 scripts/practice/hints.ts 找函数也按它）。 */
+/** 有函数体、能挖空的函数：声明、方法、构造函数、存取器、箭头函数、函数表达式（提示 hints.ts 找函数也按它）。 */
 export type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ConstructorDeclaration | ts.AccessorDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
 export const isFunctionLike = (n: ts.Node): n is FunctionLike =>
@@ -291,7 +291,7 @@ export function stubSource(src: LessonSource, whole: ReadonlySet<string> = new S
 /**
  * 这一课的练习文件：文本和每处空白。生成的文本必须通过类型检查、API 报告与这一课相同，否则抛错。
  * verify: false 只挖空不核对（快，给只关心「挖了哪些」的文档检查用）。filled：这些空白（Stub 的 name）不挖，
- * 留着这一课的原样，用来做「前几个阶段已经写好」的练习文件（tooling/stages.ts）。
+ * 留着这一课的原样，用来做「前几个阶段已经写好」的练习文件（阶段表 stage-table.ts）。
  */
 export function makePractice(id: string, { verify: check = true, filled = new Set<string>() }: { verify?: boolean; filled?: ReadonlySet<string> } = {}): Practice {
   const src = lessonSource(id);

@@ -1,6 +1,6 @@
-// practice 和 check 共用：命令行上的课号、练习文件放在哪。
+// 命令行上的课号（`s04`、`4`、`s04_tool_loop`）和练习文件放在哪：npm run practice、check、hint、test:lesson 和毕业检查共用。
 import { join } from "node:path";
-import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
+import { LESSONS, ROOT, lessonDir } from "../course.ts";
 
 /** 练习文件放在哪个文件夹：默认仓库根下的 practice/（不进版本库）；LEARN_PI_PRACTICE_DIR 可以换一个。 */
 export const PRACTICE_DIR_ENV = "LEARN_PI_PRACTICE_DIR";

@@ -2,11 +2,12 @@
 // 黄金轨迹第一处不同在哪一步、测试期望什么实际得到什么。不贴 vitest 的原始输出。
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../../tooling/course.ts";
-import { parseMarkdown } from "../../tooling/markdown.ts";
-import { CODE } from "../../tooling/teaching/glossary.ts";
-import type { Trace, TraceMsg, TraceRequest } from "../../tooling/scenarios/shape.ts";
-import type { ErrorInfo } from "./reporter.ts";
+import { diffReports } from "../api/diff.ts";
+import { type ApiReport, ROOT } from "../course.ts";
+import { parseMarkdown } from "../markdown.ts";
+import { CODE } from "../teaching/glossary.ts";
+import type { Trace, TraceMsg, TraceRequest } from "../scenarios/shape.ts";
+import type { ErrorInfo } from "./vitest/reporter.ts";
 
 /** 空白处抛出的那句话：`TODO s04: 写出 runEventedToolLoop —— 见 …`。 */
 const TODO = /TODO s\d\d: [^"\n\\]*/;
@@ -64,6 +65,9 @@ export function forLearner(line: string): string | undefined {
   return text.trim() === "" ? undefined : text;
 }
 
+/** 卡住了（测试或演示停不下来）时给学习者的那句话。 */
+export const HANG_HINT = "多半是哪个循环停不下来，或者在等一个永远不会来的结果（await 了一个永远不 resolve 的 Promise）。";
+
 /** 在一段文字（错误信息、实际值、stderr）里找学习者还没写的空白。 */
 export function findTodo(...texts: (string | undefined)[]): string | undefined {
   for (const t of texts) {
@@ -97,22 +101,23 @@ export function diagnosticLines(diagnostic: string, source: string): string[] {
 /** report key 的声明名：`ToolRegistry#run` → ToolRegistry，`ProviderEvent|[type="x"]` → ProviderEvent。 */
 const declOf = (key: string): string => /^[A-Za-z_$][\w$]*/.exec(key)?.[0] ?? key;
 
-export type ApiDiff = { missing: string[]; changed: { key: string; expected: string; actual: string }[]; extra: string[] };
+export type ApiMismatch = { missing: string[]; changed: { key: string; expected: string; actual: string }[]; extra: string[] };
 
 /**
- * 学习者文件的 API 报告和这一课的比：少了的、变了的、多出来的导出声明。多出来的未导出声明（自己写的辅助函数）不算，
- * 它们不进任何一课的 API。
+ * 学习者文件的 API 报告和这一课的比（差异照样由 tooling/api/diff.ts 的 diffReports 算）：少了的、变了的、多出来的导出声明。
+ * 多出来的未导出声明（自己写的辅助函数）不算，它们不进任何一课的 API。
  */
-export function diffApi(expected: Record<string, string>, actual: Record<string, string>): ApiDiff {
-  const missing = Object.keys(expected).filter((k) => !(k in actual));
-  const changed = Object.keys(expected)
-    .filter((k) => k in actual && actual[k] !== expected[k])
-    .map((key) => ({ key, expected: expected[key], actual: actual[key] }));
-  const extra = Object.keys(actual).filter((k) => !(k in expected) && (declOf(k) in expected || actual[declOf(k)]?.startsWith("export ") === true));
-  return { missing, changed, extra };
+export function apiMismatch(expected: ApiReport, actual: ApiReport): ApiMismatch {
+  const diff = diffReports(expected, actual);
+  return {
+    missing: diff.removed.map((c) => c.key),
+    changed: diff.changed.map((c) => ({ key: c.key, expected: c.from, actual: c.to ?? "" })),
+    extra: diff.added.filter((k) => declOf(k) in expected || actual[declOf(k)]?.startsWith("export ") === true),
+  };
 }
 
-export function apiLines(diff: ApiDiff): string[] {
+/** API 对不上时给学习者的几行：少了、变了、多了什么，每种最多六处。 */
+export function apiMismatchLines(diff: ApiMismatch): string[] {
   const lines: string[] = [];
   // 整个声明都没了，只说声明名，不逐个列它的成员
   const goneDecls = new Set(diff.missing.filter((k) => k === declOf(k)));

@@ -2,8 +2,8 @@
 // 这个阶段要做什么，只讲这个阶段的第一个失败（守的规则、场景、哪一步不同、该重读 README 哪一行），其余的只报数。
 // 报告里没有维护者的命令、没有测试框架的输出、没有调用栈；颜色只给想要它的终端。
 import { relative } from "node:path";
-import { LESSONS, ROOT, lessonNumber } from "../../tooling/course.ts";
-import type { Outcome } from "./checks.ts";
+import { LESSONS, ROOT, lessonNumber } from "../course.ts";
+import type { Outcome } from "./run-checks.ts";
 import { forLearner } from "./explain.ts";
 
 const MARK = { pass: "✓", fail: "✗", skip: "·" } as const;
@@ -55,4 +55,13 @@ export function formatReport(outcome: Outcome, solution: boolean, { color = fals
   else if (next === undefined) lines.push(`${id} 过关了！十二课的零件你都亲手写过一遍了。`, "接下来是毕业：把它们写成真的 Pi 扩展，装进 Pi 里跑（graduation/README.md）：npm run graduate -- 1");
   else lines.push(`${id} 过关了！下一课：npm run practice -- ${next}`);
   return lines.join("\n");
+}
+
+/** 报告从「你在第…阶段」那一行（STAGE_LINE）起到结尾（行尾空格不算），是说学习者卡在哪的那一段，README「自己写一遍」贴的就是它；没有这一段就是 undefined。 */
+export function firstFailurePart(report: string): string | undefined {
+  const lines = report.split("\n").map((l) => l.trimEnd());
+  const at = lines.findIndex((l) => l.startsWith(STAGE_LINE));
+  if (at < 0) return undefined;
+  while (lines.at(-1) === "") lines.pop();
+  return lines.slice(at).join("\n");
 }

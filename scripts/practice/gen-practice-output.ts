@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
-import { runChecks } from "./checks.ts";
-import { practiceFile } from "./lesson-arg.ts";
-import { PRACTICE_HEADING, firstFailurePart, practiceBlocks } from "./readme.ts";
-import { formatReport } from "./report.ts";
-import { makePractice } from "./stub.ts";
+import { runChecks } from "../../tooling/practice/run-checks.ts";
+import { practiceFile } from "../../tooling/practice/lesson-arg.ts";
+import { PRACTICE_HEADING, practiceBlocks } from "../../tooling/practice/readme.ts";
+import { STAGE_LINE, firstFailurePart, formatReport } from "../../tooling/practice/check-report.ts";
+import { makePractice } from "../../tooling/practice/stub.ts";
 
 const WORK = join(ROOT, ".tmp", "gen-practice-output");
 const ids = process.argv.length > 2 ? process.argv.slice(2) : LESSONS;
@@ -28,7 +28,7 @@ async function outputOf(id: string): Promise<string> {
 /** 换掉「自己写一遍」里以「你在第」开头的 ```text 块的内容（按 mdast 给的位置，别处一字不动）。 */
 function replaceBlock(id: string, readme: string, output: string): string {
   const part = practiceBlocks(readme);
-  const block = part?.blocks.find((b) => (b.lang ?? "text") === "text" && b.value.startsWith("你在第"));
+  const block = part?.blocks.find((b) => (b.lang ?? "text") === "text" && b.value.startsWith(STAGE_LINE));
   if (block?.position?.start.offset === undefined || block.position.end.offset === undefined) {
     throw new Error(`${id} README: no \`\`\`text block starting with 你在第 in ### ${PRACTICE_HEADING}`);
   }

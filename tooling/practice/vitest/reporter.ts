@@ -1,6 +1,6 @@
 // check 跑课程测试时用的 vitest reporter：每收集完一个测试文件、每个测试有了结果，各写一行 JSON
 // 到 LEARN_PI_PRACTICE_EVENTS 指的文件。边跑边写，不等整轮结束：学习者的代码卡死时，check 杀掉 vitest
-// 也不丢已有的结果。测试开始、结束那两行由 worker 里的 scripts/practice/worker-events.ts 写。
+// 也不丢已有的结果。测试开始、结束那两行由 worker 里的 worker-setup.ts 写。
 import { appendFileSync } from "node:fs";
 import type { SerializedError } from "vitest";
 import type { Reporter, TestCase, TestModule } from "vitest/node";
@@ -14,7 +14,7 @@ export type CollectedTest = { id: string; name: string; line: number };
 /** 一行事件。id 在 collected、start、end 之间对得上；errors 是 vitest 序列化过的错误（值都已是文字）。 */
 export type TestEvent =
   | { event: "collected"; file: string; tests: CollectedTest[] }
-  /** worker-events.ts 写的：测试开始前、结束后。 */
+  /** worker-setup.ts 写的：测试开始前、结束后。 */
   | { event: "start"; id: string }
   | { event: "finish"; id: string }
   | { event: "end"; id: string; state: "passed" | "failed" | "skipped" | "pending"; errors: ErrorInfo[] }

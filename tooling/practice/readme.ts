@@ -1,8 +1,9 @@
-// 练习模式读课的 README：空白处的提示指向讲它的那一小节，「自己写一遍」小节里的命令和输出拿出来核对。
+// 练习模式读课的 README：切「工作原理」的小节（空白的提示、阶段的「再读」指向讲它的那一小节），
+// 还有「自己写一遍」小节里的命令、阶段列表和第一次检查的输出拿出来核对（checkPracticeSection）。
 import type { Code, List, Nodes, RootContent } from "mdast";
-import { lineOf, parseReadme, partsOf } from "../../tooling/markdown.ts";
-import type { Stage } from "../../tooling/stages.ts";
-import { STAGE_LINE } from "./report.ts";
+import { lineOf, parseReadme, partsOf } from "../markdown.ts";
+import type { Stage } from "./stage-table.ts";
+import { STAGE_LINE } from "./check-report.ts";
 
 const textOf = (node: Nodes): string => ("value" in node ? node.value : "children" in node ? node.children.map(textOf).join("") : "");
 
@@ -84,23 +85,11 @@ export const PRACTICE_HEADING = "自己写一遍";
 
 const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "new", "await", "super"]);
 
-/** 报告里从这一行（「你在第 1 阶段……」）起是说学习者卡在哪的那一段，README 的「自己写一遍」贴的就是它。 */
-export const FIRST_FAILURE = STAGE_LINE;
-
-/** 报告从「你在第…阶段」那一行起到结尾（行尾空格不算）；没有这一段就是 undefined。 */
-export function firstFailurePart(report: string): string | undefined {
-  const lines = report.split("\n").map((l) => l.trimEnd());
-  const at = lines.findIndex((l) => l.startsWith(FIRST_FAILURE));
-  if (at < 0) return undefined;
-  while (lines.at(-1) === "") lines.pop();
-  return lines.slice(at).join("\n");
-}
-
 /**
  * 「试一下」里的「自己写一遍」说的是真的：「工作原理」开头让读者选先读还是先写（choiceProblems）；有这一小节；
  * 正文说了改一次文件多久看到报告、用 `npm run bench:check -- sNN` 量的；一个 bash 块恰好是 `npm run practice -- sNN` 和
  * `npm run check -- sNN` 两行；正文的行内代码点到了每一处空白（函数名，或空白所在的小函数名）；
- * 一个有序列表按顺序列出阶段表（tooling/stages.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
+ * 一个有序列表按顺序列出阶段表（stage-table.ts）的每个阶段，第 k 项以第 k 个阶段的标题开头；
  * 后面的 text 块是学习者第一次 check 看到的那一段。output 给了（真跑了一次 check），text 块就得和它一字不差。
  */
 export function checkPracticeSection(id: string, readme: string, stubs: readonly { name: string }[], stages: readonly Stage[], output?: string): string[] {
@@ -110,7 +99,7 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
   const out: string[] = [...choiceProblems(id, readme)];
   const items = (part.list?.children ?? []).map((item) => textOf(item).trim());
   if (items.length !== stages.length || stages.some((s, i) => !items[i].startsWith(s.title))) {
-    out.push(say(`the numbered list must name the ${stages.length} stages of tooling/stages.ts in order (${stages.map((s) => s.title).join(" / ")}), got ${JSON.stringify(items.map((t) => t.slice(0, 20)))}`));
+    out.push(say(`the numbered list must name the ${stages.length} stages of tooling/practice/stage-table.ts in order (${stages.map((s) => s.title).join(" / ")}), got ${JSON.stringify(items.map((t) => t.slice(0, 20)))}`));
   }
   const commands = [`npm run practice -- ${id}`, `npm run check -- ${id}`];
   const shell = part.blocks.find((b) => ["bash", "sh", "shell"].includes(b.lang ?? ""));
@@ -129,7 +118,7 @@ export function checkPracticeSection(id: string, readme: string, stubs: readonly
   }
   const text = part.blocks.find((b, i) => i > part.blocks.indexOf(shell ?? part.blocks[0]) && ["text", "txt", "", null, undefined].includes(b.lang));
   if (text === undefined) out.push(say("no ```text block with the first failure `npm run check` shows"));
-  else if (!text.value.startsWith(FIRST_FAILURE)) out.push(say(`the text block must start at the report's "${FIRST_FAILURE}" line, got "${text.value.split("\n")[0]}"`));
+  else if (!text.value.startsWith(STAGE_LINE)) out.push(say(`the text block must start at the report's "${STAGE_LINE}" line, got "${text.value.split("\n")[0]}"`));
   else if (output !== undefined) {
     const expected = normalize(text.value);
     const got = normalize(output);
