@@ -77,7 +77,7 @@ export function needsOf(map: StageMap, id: string, t: { file: string; name: stri
 /**
  * 第 k 阶段没过，该怪哪个测试、哪一处空白（「再读」指的就是那一处空白的 README 小节）。
  * 前面的阶段都过了，所以只数这个阶段的空白：挑没过的测试里靠这个阶段的空白最少的那个——它最直接，
- * 一个零件自己的测试（tests/behaviour/parts.test.ts 那种）只靠它一处；一样少就按文件和行的先后。
+ * 一个零件自己的测试（tests/behaviour/parts-turn.test.ts、parts-attached.test.ts 里那种）只靠它一处；一样少就按文件和行的先后。
  * 怪的是它靠的这个阶段的空白里练习顺序最前的那一处；它一处都不靠（或者是表里没有的新测试）就没有空白可怪，由调用方指回阶段自己的小节。
  */
 export function blame<T extends { file: string; name: string }>(map: StageMap, id: string, k: number, failed: readonly T[]): { test: T; stub?: string } | undefined {
