@@ -13,20 +13,26 @@
 // ⑤ 时间上限只防卡死：每个测试、每个钩子的上限都是 tooling/hang-guard.ts 的五分钟（vitest 默认的 5 秒、10 秒在忙的机器上
 //    会把没毛病的测试判成失败），到点时的报错说明这是防卡死的上限（tests/support/hang-guard-message.ts）。测试文件不另设上限（tests/suite.test.ts 查）。
 // ⑥ 进度：这里不设 reporters、不设 silent，终端上是 vitest 默认的 reporter，开跑第一秒就有计时和逐个文件的进度。
+// ⑦ 两组测试（vitest 的 projects）：course 是课程本身（宪法、行为、文档、黄金轨迹、性质、练习和 live/ 的零件），`npm test` 只跑它；
+//    reader 是网页阅读器的生成器（tests/site/），`npm run test:site` 跑它。拆开是为了 npm test 在安静的双核机器上回到 Node 24 15 秒、
+//    Node 20 20 秒以内（EVOLUTION.md §8 有量出来的数）；reader 一条没少：.ci/run 单独跑它并计数，`npm run test:load`
+//    在占满的机器上两组一起跑（`vitest run` 不带 --project 就是两组）。演示只有 course 要，globalSetup 只放在它那里。
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { HANG_GUARD_MS } from "./tooling/hang-guard.ts";
 
 export default defineConfig({
   resolve: { alias: [{ find: /^typescript$/, replacement: fileURLToPath(new URL("tests/support/typescript.ts", import.meta.url)) }] },
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/setup.ts"],
     maxWorkers: availableParallelism() + 1,
     isolate: false,
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
+    projects: [
+      { extends: true, test: { name: "course", include: ["tests/**/*.test.ts"], exclude: [...configDefaults.exclude, "tests/site/**"], globalSetup: ["tests/support/global-setup.ts"] } },
+      { extends: true, test: { name: "reader", include: ["tests/site/**/*.test.ts"], benchmark: { include: [] } } },
+    ],
   },
 });

@@ -255,6 +255,10 @@ async function suiteWallTime(): Promise<void> {
   const require = createRequire(join(ROOT, "package.json"));
   const vitest = join(dirname(require.resolve("vitest/package.json")), "vitest.mjs");
   const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
+  // 量的是 npm test 跑的那些：package.json 里 test 的参数（只跑 course 那组，vitest.config.ts ⑦），不经 npm，免得把 npm 的启动也算进去
+  const testScript: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.test;
+  if (!testScript.startsWith("vitest run")) throw new Error(`package.json 的 test 不是 vitest run：${testScript}`);
+  const testArgs = testScript.split(" ").filter((w) => w !== "").slice(1);
   mkdirSync(join(ROOT, ".tmp"), { recursive: true });
   const dir = mkdtempSync(join(ROOT, ".tmp", "bench-"));
   try {
@@ -273,7 +277,7 @@ async function suiteWallTime(): Promise<void> {
     console.log(`|${"-".repeat(7)}|${"-".repeat(9)}|${"-".repeat(9)}|${"-".repeat(8)}|`);
     for (let i = 1; i <= suiteRuns; i++) {
       measureYardstick(3);
-      const run = timed(process.execPath, [vitest, "run", "--reporter=dot"], { ...process.env, NO_COLOR: "1" });
+      const run = timed(process.execPath, [vitest, ...testArgs, "--reporter=dot"], { ...process.env, NO_COLOR: "1" });
       walls.push(run.wall);
       if (run.cpu !== undefined) cpus.push(run.cpu);
       console.log(`| ${String(i).padStart(5)} | ${fmt(run.wall, 1).padStart(7)} | ${(run.cpu === undefined ? "—" : fmt(run.cpu, 1)).padStart(7)} | ${(run.status === 0 ? "pass" : "FAIL").padEnd(6)} |`);

@@ -1,6 +1,7 @@
 // npm run test:load：机器忙的时候 npm test 照样全绿（issue 28）。
-// 每个核起一个空转的子进程（CPU hog），把所有核占满，然后接连跑三遍 npm test；三遍都过才算过。npm test 里没有一条结论取决于
-// 机器多快（tooling/hang-guard.ts 说怎么做到的），这里就是在一台被占满的机器上证明它。
+// 每个核起一个空转的子进程（CPU hog），把所有核占满，然后接连跑三遍 npm test，连同网页阅读器那组（npm run test:site）一起跑；
+// 三遍都过才算过。这些测试里没有一条结论取决于机器多快（tooling/hang-guard.ts 说怎么做到的），这里就是在一台被占满的机器上证明它。
+// 两组放在同一次 vitest 里跑（npm test 再加 --project reader），只有一份报告，.ci/run 照样数它。
 //   npm run test:load                       三遍
 //   npm run test:load -- --runs 1 [参数…]   一遍；别的参数原样交给每一遍 npm test（.ci/run 用它写 vitest 的 JSON 报告）
 // hog 一定会退出：跑完、跑挂、被 Ctrl+C 或被 kill，这个进程退出前都先杀掉它们；万一这个进程被 SIGKILL（来不及收拾），
@@ -49,11 +50,14 @@ export function parseLoadArgs(argv: readonly string[], cores = availableParallel
   return out;
 }
 
-/** 跑一遍 npm test（用的是启动这个脚本的那个 npm），输出直接上终端；交回退出码。 */
+/** npm test 之外，每一遍还带上的那组测试：网页阅读器（vitest.config.ts ⑦）。 */
+export const ALSO_UNDER_LOAD = ["--project", "reader"] as const;
+
+/** 跑一遍 npm test 加上 ALSO_UNDER_LOAD（用的是启动这个脚本的那个 npm），输出直接上终端；交回退出码。 */
 function npmTest(rest: readonly string[], running: { child?: ChildProcess }): Promise<number> {
   const npm = process.env.npm_execpath;
   const [command, args] = npm === undefined ? ["npm", ["test"]] : [process.execPath, [npm, "test"]];
-  const child = spawn(command, [...args, ...(rest.length > 0 ? ["--", ...rest] : [])], { cwd: ROOT, stdio: "inherit" });
+  const child = spawn(command, [...args, "--", ...ALSO_UNDER_LOAD, ...rest], { cwd: ROOT, stdio: "inherit" });
   running.child = child;
   return new Promise((resolve) => {
     child.on("error", () => resolve(1));
@@ -86,7 +90,7 @@ async function main(): Promise<number> {
       console.error(`test:load：${dead} 个 hog 自己退出了，机器不再是满的，这一遍不算数`);
       return 1;
     }
-    console.log(`\n── test:load 第 ${run}/${args.runs} 遍：npm test，${args.hogs} 个 hog 占着 ${availableParallelism()} 个核（负载 ${load()}）──\n`);
+    console.log(`\n── test:load 第 ${run}/${args.runs} 遍：npm test 和 test:site，${args.hogs} 个 hog 占着 ${availableParallelism()} 个核（负载 ${load()}）──\n`);
     const t0 = performance.now();
     const code = await npmTest(args.rest, running);
     const seconds = ((performance.now() - t0) / 1000).toFixed(1);

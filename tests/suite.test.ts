@@ -10,6 +10,7 @@ import practiceConfig from "./practice/vitest.config.ts";
 import { runTsx } from "../tooling/demos.ts";
 import { HANG_GUARD_MS, HANG_GUARD_NOTE, explainTimeout } from "../tooling/hang-guard.ts";
 import { ownTimeLimits } from "../tooling/time-limits.ts";
+import { ALSO_UNDER_LOAD } from "../scripts/test-load.ts";
 import { ROOT } from "../tooling/course.ts";
 
 describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
@@ -83,5 +84,34 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
       ok: false,
       error: "still running after 0.3 s, killed by the hang guard (tooling/hang-guard.ts): it is stuck",
     });
+  });
+});
+
+describe("两组测试（vitest.config.ts ⑦）：npm test 是课程，网页阅读器的生成器另成一组，哪儿都没少跑", () => {
+  type Project = { test?: { name?: string; include?: string[]; exclude?: string[]; globalSetup?: string[] } };
+  const projects = (config.test?.projects ?? []) as Project[];
+  const byName = new Map(projects.map((p) => [p.test?.name, p.test]));
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const ciLines = readFileSync(join(ROOT, ".ci", "run"), "utf8").split("\n").filter((l) => !l.trimStart().startsWith("#"));
+
+  it("course 和 reader 两组；tests/ 下每个测试文件恰好在一组里，演示只给 course 跑", () => {
+    expect([...byName.keys()]).toEqual(["course", "reader"]);
+    expect(byName.get("course")?.include).toEqual(["tests/**/*.test.ts"]);
+    expect(byName.get("course")?.exclude).toContain("tests/site/**");
+    expect(byName.get("reader")?.include).toEqual(["tests/site/**/*.test.ts"]);
+    expect(byName.get("course")?.globalSetup).toEqual(["tests/support/global-setup.ts"]);
+    expect(byName.get("reader")?.globalSetup).toBeUndefined();
+    const files = readdirSync(join(ROOT, "tests"), { recursive: true, encoding: "utf8" }).map((f) => f.replaceAll("\\", "/")).filter((f) => f.endsWith(".test.ts") && !f.startsWith("fixtures/"));
+    expect(files.filter((f) => f.startsWith("site/")).length).toBeGreaterThan(1);
+    expect(files.filter((f) => !f.startsWith("site/")).length).toBeGreaterThan(50);
+  });
+
+  it("npm test 跑 course，npm run test:site 跑 reader；.ci/run 单独跑 test:site 并计数，Node 24 那一遍和 test:load 都带上 reader", () => {
+    expect(scripts.test).toBe("vitest run --project course");
+    expect(scripts["test:site"]).toBe("vitest run --project reader");
+    expect(ciLines.filter((l) => l.includes("npm run test:site"))).toEqual(['npm run test:site -- --reporter=default --reporter=json --outputFile.json="$site" || status=1']);
+    expect(ciLines.filter((l) => l.includes('PATH="$node24:$PATH" npm test'))).toEqual([expect.stringContaining('npm test -- --project reader --reporter=default')]);
+    expect(ciLines.find((l) => l.startsWith("' \"$extra_failed\""))).toContain('"$site"');
+    expect(ALSO_UNDER_LOAD).toEqual(["--project", "reader"]);
   });
 });
