@@ -1,6 +1,6 @@
 // 浏览器测试：版面和分量（issue 18 的第二轮）。每一页没有脚本错误、没有失败的请求（favicon 也算）、手机宽度不横向溢出；
 // 桌面上代码、差异、回放用满宽度，长行折行、一行也不用横向滚动；手机上回放的控制条一直在眼前、窗口紧凑、标签一排放下；
-// s12 这一页不超过 600 KB（不压缩、不预取），代码和差异只传一遍，服务器会压缩。
+// s12 这一页不超过 600 KB（不压缩、不预取，课文里的图另算），代码和差异只传一遍，服务器会压缩。
 import { join } from "node:path";
 import type { Page, Response } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -8,8 +8,14 @@ import { DESKTOP, PAGES, PHONE, SHOTS, at, live, open, overflowX, problemsOf, re
 
 useReader();
 
-/** s12 一页（HTML、脚本、样式、图标，不压缩、不算预取）的上限：issue 18 的目标。 */
+/** s12 一页（HTML、脚本、样式、图标，不压缩、不算预取）的上限：issue 18 的目标。课文里的图不算在里面，它们各有自己的上限。 */
 const PAGE_BUDGET = 600_000;
+
+/** 课文里的一张图（Mermaid 画好的 SVG，/lp/diagrams/）的上限。图是 loading=lazy 的，滚到它附近才下载。 */
+const DIAGRAM_BUDGET = 20_000;
+
+/** 课文里的图：滚没滚到、懒加载赶没赶上，都不该改变页面大小那一条的结论，所以它们另算。 */
+const isDiagram = (path: string): boolean => path.startsWith("/lp/diagrams/");
 
 /** 桌面上 s04 一页：正文那一栏的左边到旁边目录的右边有多宽（代码、差异、回放该用满的宽度），正文那一栏本身多宽。 */
 async function desktopWidths(page: Page): Promise<{ full: number; column: number }> {
@@ -193,6 +199,7 @@ describe("课程网站（真浏览器）：页面的分量", () => {
     for (const r of responses) {
       const body = await r.body();
       const sizes = await r.request().sizes();
+      if (isDiagram(sitePath(r.url()))) continue;
       bytes += body.length;
       transferred += sizes.responseBodySize;
       const path = sitePath(r.url());
@@ -206,6 +213,14 @@ describe("课程网站（真浏览器）：页面的分量", () => {
     expect(paths.filter((p) => /\/assets\/(?!s12\.)[^/]*\.md\./.test(p)), "prefetched other pages").toEqual([]);
     expect(paths.filter((p) => p.startsWith("/lp/") && p.endsWith(".html")), "fetched a fragment already in the HTML").toEqual([]);
     expect(bytes, rows.join("\n")).toBeLessThan(PAGE_BUDGET);
+    // 图另算：页面上显示的每一张（浅色那份；深色那份不显示，也就不下载）都取一次，各自不超过上限
+    const diagrams = await page.locator("figure.lp-diagram img.lp-diagram-light").evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).src));
+    expect(diagrams.length).toBeGreaterThan(0);
+    for (const src of diagrams) {
+      const svg = await fetch(src);
+      expect(svg.status, src).toBe(200);
+      expect((await svg.arrayBuffer()).byteLength, src).toBeLessThan(DIAGRAM_BUDGET);
+    }
     // 代码和差异只在 HTML 里：这一课的脚本很小，里面也没有高亮过的代码行
     const chunk = responses.find((r) => /\/assets\/s12\.md\.[\w-]+\.lean\.js$/.test(r.url()));
     expect(chunk).toBeDefined();
