@@ -16,7 +16,7 @@
 // ⑦ 两组测试（vitest 的 projects）：course 是课程本身（宪法、行为、文档、黄金轨迹、性质、练习和 live/ 的零件），`npm test` 只跑它；
 //    reader 是网页阅读器的生成器（tests/site/），`npm run test:site` 跑它。拆开是为了 npm test 在安静的双核机器上回到 Node 24 15 秒、
 //    Node 20 20 秒以内（EVOLUTION.md §8 有量出来的数）；reader 一条没少：.ci/run 单独跑它并计数，`npm run test:load`
-//    在占满的机器上两组一起跑（`vitest run` 不带 --project 就是两组）。演示只有 course 要，globalSetup 只放在它那里。
+//    在占满的机器上两组一起跑（npm test 再加 --project reader；不带 --project 的 `vitest run` 也是两组）。演示只有 course 要，globalSetup 只放在它那里。
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";

@@ -94,7 +94,7 @@ describe("两组测试（vitest.config.ts ⑦）：npm test 是课程，网页�
   const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   const ciLines = readFileSync(join(ROOT, ".ci", "run"), "utf8").split("\n").filter((l) => !l.trimStart().startsWith("#"));
 
-  it("course 和 reader 两组；tests/ 下每个测试文件恰好在一组里，演示只给 course 跑", () => {
+  it("course 和 reader 两组：reader 就是 tests/site/，course 是其余的，两组都不空；演示只给 course 跑", () => {
     expect([...byName.keys()]).toEqual(["course", "reader"]);
     expect(byName.get("course")?.include).toEqual(["tests/**/*.test.ts"]);
     expect(byName.get("course")?.exclude).toContain("tests/site/**");
