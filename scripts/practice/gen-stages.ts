@@ -13,6 +13,7 @@ import { type LessonTests, STAGE_MAP_FILE, type StageMap, inStageOrder, readStag
 import { courseTestFiles } from "../../tooling/practice/course-tests.ts";
 import { type TestRecord, runCourseTests } from "../../tooling/practice/vitest/run.ts";
 import { makePractice } from "../../tooling/practice/stub.ts";
+import { HANG_GUARD_MS } from "../../tooling/hang-guard.ts";
 
 const WORK = join(ROOT, ".tmp", "gen-stages");
 const only = process.argv.slice(2);
@@ -23,7 +24,8 @@ async function runWith(id: string, label: string, filled: ReadonlySet<string>): 
   const file = join(WORK, `${id}-${label}`, lessonDir(id), "code.ts");
   mkdirSync(join(file, ".."), { recursive: true });
   writeFileSync(file, makePractice(id, { filled }).text);
-  const run = await runCourseTests(id, file, [...files.behaviour, ...files.golden], 10_000);
+  // 挖空的地方一调就抛错，卡不住；有测试在跑时也按防卡死的上限等，免得机器一忙把一个慢测试当成卡住
+  const run = await runCourseTests(id, file, [...files.behaviour, ...files.golden], HANG_GUARD_MS);
   if (run.crashed !== undefined) throw new Error(`${id} (${label}): ${run.crashed}`);
   if (run.hung !== undefined) throw new Error(`${id} (${label}): stuck at ${run.hung.name}`);
   return run.tests;

@@ -1,10 +1,13 @@
 // 行为测试（s01–s03：一轮对话（R4 ①）、core 的输出只经过 Output（R7）、工具清单、事件流、一直不回话的 provider）：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { type Feature, has } from "../../tooling/features.ts";
 import type { TestAgent } from "../../tooling/lesson.ts";
 import { type Script, call, text, toolUse } from "../../tooling/screenplay.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
+import { fastExpect } from "../support/fast-expect.ts";
+import { params } from "../properties/common.ts";
 
 // ── s01 起：一轮对话，R4 ① ──────────────────────────────────
 forLessonsFrom("s01", (id, load) => {
@@ -32,14 +35,17 @@ forLessonsFrom("s01", (id, load) => {
 forLessonsFrom(
   "s01",
   (id, load) => {
-    it("provider 回的不是文字（数字、对象、undefined）：按出错处理，回答是 error: provider must return a string, got <类型>，和出错一样存进历史", async () => {
+    it("provider 回的不是文字（任意不是字符串的值）：按出错处理，回答是 error: provider must return a string, got <类型>，和出错一样存进历史", async () => {
       const mod = await load();
-      for (const [value, type] of [[42, "number"], [{ text: "hi" }, "object"], [undefined, "undefined"]] as const) {
-        const { agent, messages } = makeAgent(id, mod, { provider: { complete: async () => value as unknown as string } });
-        const reply = await mod.runOneTurn(agent, "hi");
-        expect(reply).toEqual({ role: "assistant", content: `error: provider must return a string, got ${type}`, stopReason: "error" });
-        expect(messages()).toEqual([{ role: "user", content: "hi" }, reply]);
-      }
+      await fc.assert(
+        fc.asyncProperty(fc.anything().filter((v) => typeof v !== "string"), async (value) => {
+          const { agent, messages } = makeAgent(id, mod, { provider: { complete: async () => value as unknown as string } });
+          const reply = await mod.runOneTurn(agent, "hi");
+          fastExpect(reply).toEqual({ role: "assistant", content: `error: provider must return a string, got ${typeof value}`, stopReason: "error" });
+          fastExpect(messages()).toEqual([{ role: "user", content: "hi" }, reply]);
+        }),
+        params,
+      );
     });
   },
   { before: "stream" },

@@ -19,8 +19,14 @@ import { makePractice } from "../../tooling/practice/stub.ts";
 import { LESSONS, ROOT, lessonDir } from "../../tooling/course.ts";
 import { inStageOrder, stageOfStub, stagesOf } from "../../tooling/practice/stage-lookup.ts";
 import { MAINTAINER_TEXT } from "./learner-text.ts";
+import { HANG_GUARD_MS } from "../../tooling/hang-guard.ts";
 
 const run = promisify(execFile);
+/**
+ * 证明里的 check 不让机器快慢改结论：有测试在跑时也按防卡死的上限等（学习者的 npm run check 是 10 秒没有进展就算卡住，
+ * run-checks.ts）。只有故意卡死的那个错误写法（hangs）照学习者的 10 秒：它永远跑不完，等多久结论都一样。
+ */
+const PATIENT = { stuckMs: HANG_GUARD_MS };
 /** 证明用的文件放在 .tmp/ 下（不进版本库），不碰学习者自己的 practice/。 */
 const WORK = join(ROOT, ".tmp", "practice-proofs");
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
@@ -48,7 +54,7 @@ describe.concurrent("每一课的练习", () => {
     it(`${id}：(a) 练习文件过得了类型检查和 API，check 停在第 1 阶段的空白上，README 贴的是真输出`, async () => {
       const practice = makePractice(id);
       expect(practice.stubs.length, "a practice file with nothing to write").toBeGreaterThan(0);
-      const outcome = await runChecks(id, place("practice", id, practice.text));
+      const outcome = await runChecks(id, place("practice", id, practice.text), PATIENT);
       const text = report(outcome);
       expect(status(outcome).slice(0, 3), text).toEqual(["pass", "pass", "fail"]);
       expect(outcome.stage?.current, text).toBe(1);
@@ -58,7 +64,7 @@ describe.concurrent("每一课的练习", () => {
     });
 
     it(`${id}：(c) check --solution 每项全过，每个测试都归了阶段`, async () => {
-      const outcome = await runChecks(id, join(ROOT, lessonDir(id), "code.ts"));
+      const outcome = await runChecks(id, join(ROOT, lessonDir(id), "code.ts"), PATIENT);
       const text = report(outcome, true);
       expect(status(outcome), text).toEqual(status(outcome).map(() => "pass"));
       expect(status(outcome)).toHaveLength(stages.length + 3);
@@ -79,7 +85,7 @@ describe.concurrent("每一课的练习", () => {
       }
       for (const [n, mistake] of mistakes.entries()) {
         it(`${id}：(b) 第 ${k} 阶段（${stage?.title}）的 ${stub.name}：${mistake.mistake}，check 停在这一阶段，再读它的小节`, async () => {
-          const outcome = await runChecks(id, place(`mistake-${stub.name.replace(/\W+/g, "_")}-${n}`, id, mistakenPractice(mistake)));
+          const outcome = await runChecks(id, place(`mistake-${stub.name.replace(/\W+/g, "_")}-${n}`, id, mistakenPractice(mistake)), mistake.hangs ? {} : PATIENT);
           const text = report(outcome);
           expect(outcome.ok, text).toBe(false);
           expect(status(outcome).slice(0, 2), "a mistake must type-check and keep the API, or it proves nothing about the mechanism").toEqual(["pass", "pass"]);

@@ -1,4 +1,4 @@
-// 性质测试共用的：运行次数和 seed、短字符串、边界性质的运行次数，和「之后再跑一轮普通对话」这几个小函数。
+// 性质测试共用的：运行次数和 seed、短字符串、边界性质的运行次数、「之后再跑一轮普通对话」这几个小函数，和不是字符串的值、坏工具这两个生成器。
 // 默认用固定的 seed，npm test 每次跑的是同一批用例；FC_SEED=<数字> 复现某次失败，FC_SEED=random 每次换一批。
 // 运行次数：FC_NUM_RUNS（默认 150），整套性质测试在两三秒内跑完。
 import fc from "fast-check";
@@ -68,3 +68,18 @@ export const thenable = (v: unknown): boolean => {
     return false;
   }
 };
+
+/** 不是字符串的参数值：都是读了不会抛错的普通值。 */
+export const notStringArb = fc.oneof(fc.integer(), fc.constant(null), fc.constant(undefined), fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.constant({ nested: "x" }), fc.constant(1n));
+
+/** 一个好工具，坏在一处（或者整个就不是工具）。 */
+export const brokenToolArb: fc.Arbitrary<{ label: string; tool: unknown; path: string }> = fc.oneof(
+  fc.anything().filter((v) => typeof v !== "object" || v === null).map((tool) => ({ label: "not an object", tool, path: "tool" })),
+  // 没有 spec，或者 spec 本身不是对象（数组也不算）：先要认出它不是工具，不能先去读 spec.name
+  fc.oneof(fc.constant(undefined), fc.anything().filter((v) => typeof v !== "object" || v === null || Array.isArray(v))).map((spec) => ({ label: "spec", tool: spec === undefined ? { handler: () => "x" } : { spec, handler: () => "x" }, path: "spec" })),
+  notStringArb.map((name) => ({ label: "name", tool: { spec: { name, description: "d", input: {} }, handler: () => "x" }, path: "spec.name" })),
+  notStringArb.map((description) => ({ label: "description", tool: { spec: { name: "n", description, input: {} }, handler: () => "x" }, path: "spec.description" })),
+  fc.oneof(fc.constant(null), fc.constant("path"), fc.integer()).map((input) => ({ label: "input", tool: { spec: { name: "n", description: "d", input }, handler: () => "x" }, path: "spec.input" })),
+  notStringArb.filter((v) => v !== undefined).map((v) => ({ label: "input value", tool: { spec: { name: "n", description: "d", input: { path: v } }, handler: () => "x" }, path: "spec.input.path" })),
+  fc.oneof(fc.constant(null), fc.constant("handler"), fc.constant({})).map((handler) => ({ label: "handler", tool: { spec: { name: "n", description: "d", input: {} }, handler }, path: "handler" })),
+);

@@ -6,15 +6,13 @@ import { it } from "vitest";
 import { fastExpect } from "../support/fast-expect.ts";
 import type { Registry } from "../../tooling/lesson.ts";
 import { forLessonsFrom } from "../support/for-lessons.ts";
-import { params } from "./common.ts";
+import { brokenToolArb, notStringArb, params } from "./common.ts";
 
 /** 参数名：常见的、摸得到原型的（`constructor`、`toString`、`__proto__`）、像数字的（JavaScript 会把它们排到最前面）、随便的。 */
 const keyArb = fc.oneof(
   fc.constantFrom("path", "text", "file", "extra", "constructor", "toString", "__proto__", "hasOwnProperty", "0", "10", "2", "", " ", "a\"b", "路径"),
   fc.string({ minLength: 1, maxLength: 6 }),
 );
-/** 不是字符串的参数值：都是读了不会抛错的普通值。 */
-const notStringArb = fc.oneof(fc.integer(), fc.constant(null), fc.constant(undefined), fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.constant({ nested: "x" }), fc.constant(1n));
 
 type Given = { kind: "ok"; value: string } | { kind: "missing" } | { kind: "wrong"; value: unknown };
 const givenArb: fc.Arbitrary<Given> = fc.oneof(
@@ -90,15 +88,6 @@ forLessonsFrom("toolLoop", (_id, load) => {
 });
 
 // ── s02 起：形状不对的工具登记不进来 ─────────────────────────
-/** 一个好工具，坏在一处（或者整个就不是工具）。 */
-const brokenToolArb: fc.Arbitrary<{ label: string; tool: unknown; path: string }> = fc.oneof(
-  fc.anything().filter((v) => typeof v !== "object" || v === null).map((tool) => ({ label: "not an object", tool, path: "tool" })),
-  notStringArb.map((name) => ({ label: "name", tool: { spec: { name, description: "d", input: {} }, handler: () => "x" }, path: "spec.name" })),
-  notStringArb.map((description) => ({ label: "description", tool: { spec: { name: "n", description, input: {} }, handler: () => "x" }, path: "spec.description" })),
-  fc.oneof(fc.constant(null), fc.constant("path"), fc.integer()).map((input) => ({ label: "input", tool: { spec: { name: "n", description: "d", input }, handler: () => "x" }, path: "spec.input" })),
-  notStringArb.filter((v) => v !== undefined).map((v) => ({ label: "input value", tool: { spec: { name: "n", description: "d", input: { path: v } }, handler: () => "x" }, path: "spec.input.path" })),
-  fc.oneof(fc.constant(null), fc.constant("handler"), fc.constant({})).map((handler) => ({ label: "handler", tool: { spec: { name: "n", description: "d", input: {} }, handler }, path: "handler" })),
-);
 
 forLessonsFrom("checkedTools", (_id, load) => {
   it("形状不对的工具登记不进来：register 抛 `invalid tool: <哪里>: …`，点名坏在哪；已经登记的工具和清单都不变", async () => {

@@ -19,6 +19,8 @@ export type PracticeMistake = {
   replace: string;
   /** check 的报告里第一个没过的那一段（标题加细节）要对得上它。 */
   caught: RegExp;
+  /** 这个写法让 check 卡住（永远跑不完）：证明照学习者的 npm run check 那样等 10 秒，不等防卡死的上限。 */
+  hangs?: true;
 };
 
 /**

@@ -98,6 +98,7 @@ export const MISTAKES_S01_S07: readonly PracticeMistake[] = [
     find: "for (let turn = 0; turn < maxTurns; turn++) {",
     replace: "for (;;) {",
     caught: /卡住了/,
+    hangs: true,
   },
   {
     lesson: "s04",

@@ -8,12 +8,12 @@ import { echoTool, makeAgent } from "../../../tooling/assemble-agent.ts";
 import type { ExtensionApiLike, Runtime, ToolLike } from "../../../tooling/lesson.ts";
 import { forLessonsFrom } from "../../support/for-lessons.ts";
 import { type Hostile, expectSoundHistory, returnedArb, settle, thrownArb } from "../../support/hostile.ts";
-import { BOUNDARY_RUNS, okProvider, thenable, watchUnhandled } from "../common.ts";
+import { BOUNDARY_RUNS, brokenToolArb, okProvider, thenable, watchUnhandled } from "../common.ts";
 
 // 任意的扩展程序：登记工具（可能坏、可能重名）、命令、监听，嵌套 use 别的扩展，抛任意值，返回任意值，或者是 async 的
 // （await 前后都登记）。use() 从不抛错；每个扩展要么整个装上，要么一样不留并在 errors 里记一条（D30）。
 type ExtStep =
-  | { op: "tool"; name: string; malformed: boolean }
+  | { op: "tool"; name: string; malformed: boolean; bad?: unknown }
   | { op: "command"; name: string }
   | { op: "on" }
   | { op: "nested"; plan: ExtPlan }
@@ -27,7 +27,7 @@ type ExtPlan = {
 const EXT_NAMES = ["a", "b", "c", "__proto__", "constructor"];
 const extPlanArb: fc.Arbitrary<ExtPlan> = fc.letrec<{ plan: ExtPlan; step: ExtStep; leafStep: ExtStep }>((tie) => ({
   leafStep: fc.oneof(
-    { weight: 4, arbitrary: fc.record({ op: fc.constant("tool" as const), name: fc.constantFrom("a", "b", "__proto__"), malformed: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) }) }) },
+    { weight: 4, arbitrary: fc.record({ op: fc.constant("tool" as const), name: fc.constantFrom("a", "b", "__proto__"), malformed: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) }), bad: brokenToolArb.map((b) => b.tool) }) },
     { weight: 3, arbitrary: fc.record({ op: fc.constant("command" as const), name: fc.constantFrom("a", "b", "constructor") }) },
     { weight: 2, arbitrary: fc.constant({ op: "on" as const }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("throw" as const), value: thrownArb }) },
@@ -120,7 +120,7 @@ function buildExt(plan: ExtPlan, label: string, runtime: Runtime, heard: string[
       if (step.op === "throw") throw step.value.make();
       if (step.op === "nested") runtime.use(buildExt(step.plan, `${label}.${i}`, runtime, heard) as (api: ExtensionApiLike) => void);
       else if (step.op === "on") api.on("message", () => void heard.push(label));
-      else if (step.op === "tool") api.registerTool(step.malformed ? ({ spec: { name: step.name, description: 1, input: null }, handler: "nope" } as unknown as ToolLike) : echoTool(step.name).tool);
+      else if (step.op === "tool") api.registerTool(step.malformed ? (step.bad as ToolLike) : echoTool(step.name).tool);
       else api.registerCommand({ name: step.name, run: () => `cmd ${step.name}` });
     }
   };
