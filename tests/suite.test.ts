@@ -25,6 +25,7 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
   it("练习模式的证明（npm run test:practice）、毕业练习的证明（npm run test:graduation）和浏览器测试（npm run test:e2e）的配置也只用那五分钟，撞上时说的是同一句话", () => {
     for (const [name, c] of [["tests/practice/vitest.config.ts", practiceConfig], ["site/vitest.e2e.config.ts", e2eConfig]] as const) {
       expect([c.test?.testTimeout, c.test?.hookTimeout], name).toEqual([HANG_GUARD_MS, HANG_GUARD_MS]);
+      if (name === "site/vitest.e2e.config.ts") expect(c.test?.expect?.poll?.timeout, "expect.poll waits as long as the hang guard (vitest's default is 1 s)").toBe(HANG_GUARD_MS);
       expect(c.test?.setupFiles, name).toEqual(["tests/support/hang-guard-setup.ts"]);
     }
     // 毕业练习的钩子第一次跑时要装 Pi 和 Node 24，给两倍，仍然只是防卡死
@@ -55,10 +56,11 @@ describe("时间上限只防卡死（tooling/hang-guard.ts）", () => {
       'it.each([1])("%s", (x) => {}, 60_000);',
       'describe("d", { timeout: 1 }, () => {});',
       "vi.setConfig({ testTimeout: 20_000 });",
+      "await expect.poll(() => 1, { timeout: 60_000 }).toBe(1);",
       'test.concurrent("c", async () => {}, HANG);',
     ];
     expect(set.map((source) => ownTimeLimits(source).length)).toEqual(set.map(() => 1));
-    const unset = 'it("a", () => {});\nit.each([() => 1])("%s", (f) => {});\nfc.assert(p, { numRuns: 5, timeout: 9 });\nsetTimeout(() => {}, 50);\n// it("x", () => {}, 1);\nvi.setConfig({ sequence: {} });';
+    const unset = 'expect.poll(() => 1, { interval: 5 }).toBe(1);\nit("a", () => {});\nit.each([() => 1])("%s", (f) => {});\nfc.assert(p, { numRuns: 5, timeout: 9 });\nsetTimeout(() => {}, 50);\n// it("x", () => {}, 1);\nvi.setConfig({ sequence: {} });';
     expect(ownTimeLimits(unset)).toEqual([]);
   });
 

@@ -16,7 +16,8 @@ const hasProperty = (node: ts.Node | undefined, names: readonly string[]): boole
 
 /**
  * 一个测试文件自己设的时间上限，一处一行（`行号: 那一段代码`）：测试和钩子函数后面跟着的参数（`it(…, () => …, 60_000)`）、
- * 选项里的 timeout（`it(…, { timeout: 50 }, …)`），`vi.setConfig` 里的 testTimeout / hookTimeout。在语法树上找，注释和字符串里的不算。
+ * 选项里的 timeout（`it(…, { timeout: 50 }, …)`），`vi.setConfig` 里的 testTimeout / hookTimeout，`expect.poll` 选项里的 timeout。
+ * 在语法树上找，注释和字符串里的不算。
  */
 export function ownTimeLimits(source: string): string[] {
   const file = ts.createSourceFile("test.ts", source, ts.ScriptTarget.Latest, true);
@@ -30,6 +31,8 @@ export function ownTimeLimits(source: string): string[] {
       const name = testCallRoot(node.expression);
       const callee = node.expression;
       if (name === "vi" && ts.isPropertyAccessExpression(callee) && callee.name.text === "setConfig" && hasProperty(node.arguments[0], ["testTimeout", "hookTimeout"])) report(node);
+      // expect.poll(…, { timeout })：等到点就判失败，和测试自己的上限一样会被机器快慢左右（默认的上限由配置统一设成防卡死的那个）
+      else if (name === "expect" && ts.isPropertyAccessExpression(callee) && callee.name.text === "poll" && node.arguments.some((a) => hasProperty(a, ["timeout"]))) report(node);
       else if (name !== undefined && TEST_CALLS.has(name) && !(ts.isPropertyAccessExpression(callee) && ["each", "for"].includes(callee.name.text))) {
         const fn = node.arguments.findIndex((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a));
         if ((fn !== -1 && fn < node.arguments.length - 1) || node.arguments.some((a) => hasProperty(a, ["timeout"]))) report(node);

@@ -6,7 +6,8 @@
 // 每个 *.e2e.ts 开头调一次 useReader()：它在这个文件的测试之前起服务器和浏览器，之后关掉。
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type Page, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from "playwright-core";
+import { HANG_GUARD_MS } from "../../tooling/hang-guard.ts";
 import { afterAll, beforeAll } from "vitest";
 import { withSiteBase } from "../lib/base.ts";
 import { builtBase } from "../lib/built-base.ts";
@@ -73,9 +74,17 @@ export function sitePath(href: string, withHash = false): string {
   return withHash ? `${path}${url.search}${url.hash}` : path;
 }
 
+/** 一个浏览器上下文。playwright 的 goto、click、waitFor… 默认 30 秒就判失败；这里只留防卡死的上限，机器再忙也只是慢。 */
+export async function newContext(options: BrowserContextOptions): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(HANG_GUARD_MS);
+  context.setDefaultNavigationTimeout(HANG_GUARD_MS);
+  return context;
+}
+
 export async function open(path: string, options: { width?: number; javaScript?: boolean; wait?: "load" | "networkidle" } = {}): Promise<Page> {
   const phone = options.width !== undefined && options.width < 500;
-  const context = await browser.newContext({
+  const context = await newContext({
     viewport: { width: options.width ?? 1280, height: phone ? 844 : 900 },
     javaScriptEnabled: options.javaScript ?? true,
     deviceScaleFactor: phone ? 2 : 1,

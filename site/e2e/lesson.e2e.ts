@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, SHOTS, at, browser, chapter, lessons, live, open, problemsOf, replay, s04, server, sitePath, useReader } from "./browser.ts";
+import { DESKTOP, SHOTS, at, chapter, lessons, live, newContext, open, problemsOf, replay, s04, server, sitePath, useReader } from "./browser.ts";
 
 useReader();
 
@@ -193,12 +193,12 @@ describe("课程网站（真浏览器）：课页", () => {
       const figure = page.locator(".lp-diagram").first();
       await figure.scrollIntoViewIfNeeded();
       const light = figure.locator("img.lp-diagram-light");
-      await expect.poll(() => light.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 60_000 }).toBe(true); // 等图载入，一分钟只防卡死
+      await expect.poll(() => light.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(true); // 等图载入（expect.poll 的上限是防卡死的那个，site/vitest.e2e.config.ts）
       expect(await figure.locator("img.lp-diagram-dark").isVisible()).toBe(false);
       expect(problemsOf(page), lesson.id).toEqual([]);
       await page.context().close();
     }
-    const dark = await browser.newContext({ viewport: { width: DESKTOP, height: 900 }, colorScheme: "dark" });
+    const dark = await newContext({ viewport: { width: DESKTOP, height: 900 }, colorScheme: "dark" });
     const page = await dark.newPage();
     await page.goto(`${server.url}${at("/s04.html")}`);
     const figure = page.locator(".lp-diagram").first();

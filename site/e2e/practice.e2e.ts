@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { answerBlocks, firstFailureBlock } from "../lib/practice.ts";
 import { checkLines } from "../../tooling/practice/check-list.ts";
 import { makePractice } from "../../tooling/practice/stub.ts";
-import { DESKTOP, PHONE, SHOTS, at, browser, lessons, live, open, overflowX, problemsOf, s04, server, useReader } from "./browser.ts";
+import { DESKTOP, PHONE, SHOTS, at, lessons, live, newContext, open, overflowX, problemsOf, s04, server, useReader } from "./browser.ts";
 
 useReader();
 
@@ -63,7 +63,7 @@ describe("课程网站（真浏览器）：练习卡片", () => {
   });
 
   it("练习卡片的复制按钮真能复制（开 JavaScript，VitePress 的代码块按钮）", async () => {
-    const context = await browser.newContext({ viewport: { width: DESKTOP, height: 900 } });
+    const context = await newContext({ viewport: { width: DESKTOP, height: 900 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     const page = await context.newPage();
     await page.goto(`${server.url}${at("/s04.html")}#自己写一遍`);
