@@ -5,7 +5,7 @@ import { type Hooks, type Input, type Msg, type ProviderLike, type ToolLike, imp
 import { makeAgent, scriptedProvider } from "../tooling/assemble-agent.ts";
 import type { Step } from "../tooling/screenplay.ts";
 import { describeEntry, normaliseMini, normaliseMiniRequest, type FidelityTrace } from "./compare.ts";
-import { CALLER, callerLine, type Reply, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
+import { CALLER, EXHAUSTED, callerLine, type Reply, type FidelityScenario, toolOutput, watchHang } from "./scenarios.ts";
 
 /**
  * 一次运行的结果：跑完后的历史、每次请求时模型看到的消息、剧本是否被问超了；
@@ -86,7 +86,7 @@ export async function runMini(lesson: string, scenario: FidelityScenario): Promi
     const reply = scenario.reply(n);
     if (reply !== undefined) return toSteps(reply, calls);
     overrun = true;
-    return toSteps({ kind: "message", text: "(script exhausted)", calls: [], stop: "stop" }, calls);
+    return toSteps(EXHAUSTED, calls);
   });
   const tools: ToolLike[] = scenario.tools.map((tool) => ({
     spec: { name: tool.name, description: `${tool.name} tool`, input: Object.fromEntries(tool.params.map((p) => [p, p])) },

@@ -13,7 +13,7 @@ import { type ExtensionSpec, HOST_READ, type MechanismScenario, type PackageSpec
 import { toSteps } from "./mini-loop.ts";
 import { ABSENT, commandLine, knownResources, messageEventLine, packageResources, parseSkillFile, jsonEvents, parsesAsJson, promptFacts, rawSeparators, treeObservation, type TreeState } from "./observe.ts";
 import { extensionFile, resetJournal, type ScenarioDirs, scenarioDirs } from "./project.ts";
-import type { Reply } from "./scenarios.ts";
+import { EXHAUSTED, type Reply } from "./scenarios.ts";
 
 type Resource = { kind: "agents" | "skill" | "prompt"; name: string; content: string };
 
@@ -140,7 +140,7 @@ const commandLines = (runtime: { runCommand(name: string): string }, names: read
 /** 按剧本出事件的 provider；calls 记下每次回答要的调用，供归一历史。 */
 function scripted(lesson: string, replies: Reply[]) {
   const calls: string[][] = [];
-  const { provider, inputs } = scriptedProvider(lesson, (_input, n) => toSteps(replies[n] ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" }, calls));
+  const { provider, inputs } = scriptedProvider(lesson, (_input, n) => toSteps(replies[n] ?? EXHAUSTED, calls));
   return { provider, calls, inputs };
 }
 

@@ -25,6 +25,9 @@ export type Reply =
   | { kind: "message"; text: string; calls: ScriptedCall[]; stop: ModelStop }
   | { kind: "error"; message: string; partialText?: string };
 
+/** 剧本答完了还被问时的回答（对照时看得出来：这一句不在任何剧本里）。mini 和 Pi 两边用的是这同一句。 */
+export const EXHAUSTED: Reply = { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" };
+
 /**
  * beforeToolCall：调用 tool 时拦下（理由 reason）、钩子自己抛错（message），或者什么都不回（nothing：忘了 return）；
  * 别的工具放行。async 为 true 时，钩子的每个答复都包在 Promise 里交回（Pi 的钩子本来就是 async 的）。

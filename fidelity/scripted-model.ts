@@ -18,6 +18,7 @@ import {
   type Usage,
 } from "@earendil-works/pi-ai";
 import type { ModelStop, Reply } from "./scenarios.ts";
+export { EXHAUSTED } from "./scenarios.ts";
 
 /** 照剧本回答的模型。请求不会发出去：调用方把 streamFn 换成这里的流。 */
 export const SCRIPTED_MODEL: Model<"openai-completions"> = {
@@ -126,8 +127,6 @@ export const scenarioAnswer = (reply: Reply): ScriptedAnswer =>
 /** 剧本的一次回答变成 Pi 的流。 */
 export const streamReply = (reply: Reply): AssistantMessageEventStream => streamAnswer(scenarioAnswer(reply));
 
-/** 剧本答完了还被问时的回答（对照时看得出来：这一句不在任何剧本里）。 */
-export const EXHAUSTED: Reply = { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" };
 
 /** provider 听到 AbortSignal 时的收尾，照 pi-ai 的 provider 写（faux.ts 的 createAbortedMessage）：stopReason aborted。 */
 export function abortedStream(): AssistantMessageEventStream {

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../tooling/course.ts";
+import { readmeTitle } from "./course.ts";
 
 export type Chapter = {
   /** 站内页名：/graduation.html */
@@ -28,10 +29,7 @@ export function loadChapter(root: string = ROOT): Chapter | undefined {
   const file = join(root, CHAPTER_SOURCE);
   if (!existsSync(file)) return undefined;
   const readme = readFileSync(file, "utf8");
-  const lines = readme.split("\n");
-  const heading = (lines.find((l) => l.startsWith("# ")) ?? "# 毕业").slice(2).trim();
-  const [topic, tagline] = heading.includes("：") ? [heading.slice(0, heading.indexOf("：")), heading.slice(heading.indexOf("：") + 1)] : [heading, ""];
-  const motto = (lines.find((l) => l.startsWith(">")) ?? "").replace(/^>\s?/, "").trim();
+  const { heading, before: topic, after: tagline, quote: motto } = readmeTitle(readme, "毕业");
   return { id: "graduation", source: CHAPTER_SOURCE, heading, topic, tagline, motto, readme };
 }
 

@@ -32,6 +32,14 @@ export type Lesson = {
 
 const stripQuote = (line: string | undefined): string => (line ?? "").replace(/^>\s?/, "").trim();
 
+/** 根 README 和毕业一章的开头：一级标题（没有就用 fallback）按第一个「：」分成前后两段，第一段引用去掉 `>`。 */
+export function readmeTitle(readme: string, fallback: string): { heading: string; before: string; after: string; quote: string } {
+  const lines = readme.split("\n");
+  const heading = (lines.find((l) => l.startsWith("# ")) ?? `# ${fallback}`).slice(2).trim();
+  const at = heading.indexOf("：");
+  return { heading, before: at < 0 ? heading : heading.slice(0, at), after: at < 0 ? "" : heading.slice(at + 1), quote: stripQuote(lines.find((l) => l.startsWith(">"))) };
+}
+
 export function loadCourse(): Lesson[] {
   const dirs = LESSON_DIRS;
   const ids = dirs.map((dir) => dir.slice(0, 3));

@@ -12,8 +12,11 @@ export const escapeText = (text: string): string => text.replace(/&/g, "&amp;").
 /** 宽屏上代码长行折行（site/.vitepress/theme/css/code.css）；显示宽度超过这么多列的行才可能折，只给它们标缩进。 */
 export const WRAP_FROM = 100;
 
-/** 一行代码的显示宽度：中文等宽字体里占两格，保守起见 U+2000 以后的字都算两格。 */
-function displayWidth(text: string): number {
+/**
+ * 一行代码最多占几格：中文等宽字体里占两格，保守起见 U+2000 以后的字都算两格。它只决定给哪些行标续行缩进，
+ * 宁可多标（多几个字节）也不能漏标，所以不用终端排版的 displayWidth（tooling/display.ts 按字符表算得准，算少了就漏）。
+ */
+function widthAtMost(text: string): number {
   let width = 0;
   for (const ch of text) width += (ch.codePointAt(0) ?? 0) >= 0x2000 ? 2 : 1;
   return width;
@@ -25,7 +28,7 @@ function displayWidth(text: string): number {
  */
 export function wrapIndent(html: string): string {
   const text = html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&amp;/g, "&");
-  if (displayWidth(text) <= WRAP_FROM) return "";
+  if (widthAtMost(text) <= WRAP_FROM) return "";
   // 没有缩进的长行不写：样式表里 var(--i, 0) 本来就是 0
   const indent = /^ */.exec(text)?.[0].length ?? 0;
   return indent === 0 ? "" : ` style=--i:${indent}`;

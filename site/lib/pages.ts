@@ -12,7 +12,7 @@ import { isChainHeading } from "../../tooling/teaching/chain-section.ts";
 import { type HomeChain, chainHtml } from "./chain.ts";
 import { type ApiCard, type Declaration, type DiffStats, apiCards, apiCardsHtml, codeViewHtml, declarations, diffViewHtml, newLines } from "./codeview.ts";
 import type { CodeIndex } from "./cited-codes.ts";
-import type { Lesson } from "./course.ts";
+import { type Lesson, readmeTitle } from "./course.ts";
 import type { CodeHighlighter } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
 import { PRACTICE_ANCHOR, type Stub, hintLevelsFragment, withPracticeCard, withPracticeFolds } from "./practice.ts";
@@ -237,10 +237,7 @@ export function homePage(
 
 /** 首页大标题：根 README 的一级标题按「：」分成名字和副标题，第一段引用当标语。 */
 function homeHero(rootReadme: string): { name: string; text: string; tagline: string } {
-  const lines = rootReadme.split("\n");
-  const h1 = (lines.find((l) => l.startsWith("# ")) ?? "# learn-pi-agent").slice(2).trim();
-  const [name, text] = h1.includes("：") ? [h1.slice(0, h1.indexOf("：")), h1.slice(h1.indexOf("：") + 1)] : [h1, ""];
-  const tagline = (lines.find((l) => l.startsWith(">")) ?? "").replace(/^>\s?/, "").trim();
+  const { before: name, after: text, quote: tagline } = readmeTitle(rootReadme, "learn-pi-agent");
   return { name, text, tagline };
 }
 

@@ -10,7 +10,7 @@ import { parseArgs, hintText } from "../../tooling/graduation/cli.ts";
 import { blankName, EXERCISES, solutionPath } from "../../tooling/graduation/exercises.ts";
 import { readExerciseFiles, writeExerciseFiles } from "../../tooling/graduation/files.ts";
 import { extensionSkeleton, graduationHint } from "../../tooling/graduation/hints.ts";
-import { makeStub, openStubs, replaceBody, solutionFiles, withManifest } from "../../tooling/graduation/stub.ts";
+import { makeStub, openGraduationStubs, replaceBody, solutionFiles, withManifest } from "../../tooling/graduation/stub.ts";
 import { levelProblems } from "../support/hint-levels.ts";
 
 const WORK = mkdtempSync(join(tmpdir(), "graduation-stubs-"));
@@ -41,8 +41,8 @@ describe("毕业练习的练习文件", () => {
         }
       }
       for (const [path, text] of Object.entries(solution)) expect(body(refilled[path] ?? ""), `${ex.solution} ${path}`).toBe(body(text));
-      expect(openStubs(stubs, files)).toEqual(stubs);
-      expect(openStubs(stubs, solution)).toEqual([]);
+      expect(openGraduationStubs(stubs, files)).toEqual(stubs);
+      expect(openGraduationStubs(stubs, solution)).toEqual([]);
     });
   }
 
@@ -112,5 +112,6 @@ describe("npm run graduate 的参数", () => {
     expect(parseArgs(["1", "--file"])).toBe("--file 后面要跟一个值");
     expect(parseArgs(["1", "2"])).toBe("多了参数：2");
     expect(parseArgs(["1", "--solution", "--file", "x.ts"])).toBe("--solution 和 --file 只能选一个");
+    expect(parseArgs(["2", "--solution", "--reset"])).toBe("--solution 和 --reset 只能选一个：参考答案不重置");
   });
 });

@@ -7,7 +7,7 @@ import { HINT_LEVELS, type HintLevel, LEVEL_NAMES } from "../practice/hints.ts";
 import { EXERCISES, type Exercise, parseExercise } from "./exercises.ts";
 import { editorConfig, graduationDir, readExerciseFiles, shownPath, writeExerciseFiles } from "./files.ts";
 import { graduationHint } from "./hints.ts";
-import { type GraduationStub, makeStub, openStubs } from "./stub.ts";
+import { type GraduationStub, makeStub, openGraduationStubs } from "./stub.ts";
 
 export const USAGE = "用法：npm run graduate -- 1|2|3 [--check] [--hint [1-4]] [--part 名字] [--solution] [--reset] [--file 路径]";
 
@@ -43,6 +43,8 @@ export function parseArgs(args: readonly string[]): GraduateArgs | string {
     if (hint === undefined) return `提示只有 1–4 级，没有「${level}」：1 README 的讲解，2 签名和文档注释，3 骨架，4 答案。`;
   } else if (positional.length > 1) return `多了参数：${positional.slice(1).join(" ")}`;
   if (on.has("--solution") && values["--file"] !== undefined) return "--solution 和 --file 只能选一个";
+  // --reset 重写的是练习文件；和 --solution 一起，重写的就成了参考答案
+  if (on.has("--solution") && on.has("--reset")) return "--solution 和 --reset 只能选一个：参考答案不重置";
   return { ex, check: on.has("--check"), solution: on.has("--solution"), reset: on.has("--reset"), hint, part: values["--part"], file: values["--file"] };
 }
 
@@ -77,7 +79,7 @@ export function writeStub(ex: Exercise, target: string): string[] {
 /** 挑出要讲的那一处：--part 点名的，或者练习文件里第一处还没写的（还没有练习文件就是第一处）。 */
 function pickStub(stubs: readonly GraduationStub[], target: string, part: string | undefined): { stub?: GraduationStub; why: string; left: number } | string {
   const files = readExerciseFiles(target);
-  const open = files === undefined ? [...stubs] : openStubs(stubs, files);
+  const open = files === undefined ? [...stubs] : openGraduationStubs(stubs, files);
   if (part !== undefined) {
     const stub = stubs.find((s) => s.name === part || s.blank.name === part);
     if (stub === undefined) return `没有叫「${part}」的空白。这个练习挖掉的：${stubs.map((s) => s.blank.name).join("、")}`;

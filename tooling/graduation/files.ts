@@ -3,13 +3,13 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { PRACTICE_DIR_ENV } from "../practice/lesson-arg.ts";
+import { practiceRoot } from "../practice/lesson-arg.ts";
 import { ROOT } from "../course.ts";
 import type { Exercise } from "./exercises.ts";
 import type { ExerciseFiles } from "./stub.ts";
 
 /** practice/graduation/（或 LEARN_PI_PRACTICE_DIR 下的 graduation/）。 */
-export const graduationDir = (): string => join(process.env[PRACTICE_DIR_ENV] ?? join(ROOT, "practice"), "graduation");
+export const graduationDir = (): string => join(practiceRoot(), "graduation");
 
 /** 学习者这个练习的文件（练习 3 是包的文件夹）。 */
 export const learnerTarget = (ex: Exercise): string => join(graduationDir(), ex.target);
@@ -26,7 +26,7 @@ export function readExerciseFiles(target: string): ExerciseFiles | undefined {
   if (statSync(target).isFile()) return { "": readFileSync(target, "utf8") };
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.name === "node_modules" ? [] : e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-  return Object.fromEntries(walk(target).map((f) => [relative(target, f).split("\\").join("/"), readFileSync(f, "utf8")]));
+  return Object.fromEntries(walk(target).sort().map((f) => [relative(target, f).split("\\").join("/"), readFileSync(f, "utf8")]));
 }
 
 /** 写一个练习的文件（单个文件写到 target，文件夹写到 target 下面）。 */

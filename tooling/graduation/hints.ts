@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { codeHint, ELIDED, type HintLevel, hintSource, proseHint, skeleton } from "../practice/hints.ts";
+import { codeHint, ELIDED, type HintLevel, hintSource, indentBy, proseHint, skeleton } from "../practice/hints.ts";
 import { ROOT } from "../course.ts";
 import { type Exercise, solutionPath } from "./exercises.ts";
 import type { GraduationStub } from "./stub.ts";
@@ -65,7 +65,6 @@ export function extensionSkeleton(code: string): string {
   return sf.statements.map((st) => (ts.isExpressionStatement(st) && ts.isCallExpression(st.expression) ? `${callShape(st.expression, sf, "")};` : skeleton(st.getText(sf)))).join("\n");
 }
 
-const indent = (text: string, pad: string): string => text.split("\n").map((l) => (l === "" ? l : pad + l)).join("\n");
 
 function functionShape(fn: ts.ArrowFunction | ts.FunctionExpression | ts.MethodDeclaration, sf: ts.SourceFile, pad: string): string {
   const params = `(${fn.parameters.map((p) => p.name.getText(sf)).join(", ")})`;
@@ -73,7 +72,7 @@ function functionShape(fn: ts.ArrowFunction | ts.FunctionExpression | ts.MethodD
   const head = ts.isMethodDeclaration(fn) ? `${async}${fn.name.getText(sf)}${params}` : ts.isArrowFunction(fn) ? `${async}${params} =>` : `${async}function ${params}`;
   if (fn.body === undefined || !ts.isBlock(fn.body)) return `${head} ${ELIDED}`;
   const inner = fn.body.statements.map((s) => s.getText(sf)).join("\n");
-  return `${head} {\n${indent(skeleton(inner), `${pad}  `)}\n${pad}}`;
+  return `${head} {\n${indentBy(skeleton(inner), `${pad}  `)}\n${pad}}`;
 }
 
 function argShape(arg: ts.Expression, sf: ts.SourceFile, pad: string): string {

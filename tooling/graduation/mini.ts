@@ -4,6 +4,7 @@
 
 import { normaliseMini } from "../../fidelity/compare.ts";
 import { toSteps } from "../../fidelity/mini-loop.ts";
+import { EXHAUSTED } from "../../fidelity/scenarios.ts";
 import { makeAgent, scriptedProvider } from "../assemble-agent.ts";
 import { importLesson, type LessonModule } from "../lesson.ts";
 import { AGENTS_TEXT, type Exercise, PACKAGE_NAME, type RunPlan, SKILL } from "./exercises.ts";
@@ -36,7 +37,7 @@ async function runOnce(mod: LessonModule, ex: Exercise, plan: RunPlan): Promise<
   const scripted = scriptedProvider(LESSON, (input, n) => {
     const prompt = input.systemPrompt ?? "";
     prompts.push(prompt);
-    return toSteps(ex.dialogue.reply(n, prompt) ?? { kind: "message", text: "(script exhausted)", calls: [], stop: "stop" }, calls);
+    return toSteps(ex.dialogue.reply(n, prompt) ?? EXHAUSTED, calls);
   });
   const { agent, messages } = makeAgent(LESSON, mod, {
     provider: scripted.provider,

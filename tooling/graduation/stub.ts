@@ -2,11 +2,10 @@
 // `throw new Error("TODO 毕业 N：…")`，包的清单换成空的 `"pi": {}`；类型、签名、文档注释、import 原样留着。
 // 同一个办法也用来造「看着像对的错误写法」（tests/graduation/）：把某个函数体换成别的写法，或者换一份清单。
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
 import ts from "typescript";
 import { findFunction } from "../practice/hints.ts";
 import { type Blank, blankName, type Exercise, solutionPath } from "./exercises.ts";
+import { readExerciseFiles } from "./files.ts";
 
 /** 一个练习的文件：相对练习根的路径 → 内容。单文件的练习只有一项，路径是 ""。 */
 export type ExerciseFiles = Record<string, string>;
@@ -16,10 +15,9 @@ export type GraduationStub = { blank: Blank; name: string; message?: string; cod
 
 /** 参考答案的全部文件。 */
 export function solutionFiles(ex: Exercise): ExerciseFiles {
-  const root = solutionPath(ex);
-  if (statSync(root).isFile()) return { "": readFileSync(root, "utf8") };
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-  return Object.fromEntries(walk(root).sort().map((file) => [relative(root, file).split("\\").join("/"), readFileSync(file, "utf8")]));
+  const files = readExerciseFiles(solutionPath(ex));
+  if (files === undefined) throw new Error(`no reference solution at ${solutionPath(ex)}`);
+  return files;
 }
 
 /** throw 出的那句话：还空着的地方一跑到就说出它是哪一处、回头读哪一节。 */
@@ -84,7 +82,7 @@ export function makeStub(ex: Exercise): { files: ExerciseFiles; stubs: Graduatio
 const lineOf = (text: string, needle: string): number => text.slice(0, Math.max(0, text.indexOf(needle))).split("\n").length;
 
 /** 练习文件里还没写的空白：函数体还是那句 throw，清单还是空的（或者没有 pi 键）。 */
-export function openStubs(stubs: readonly GraduationStub[], files: Readonly<ExerciseFiles>): GraduationStub[] {
+export function openGraduationStubs(stubs: readonly GraduationStub[], files: Readonly<ExerciseFiles>): GraduationStub[] {
   return stubs.filter((s) => {
     const text = files[s.blank.file];
     if (text === undefined) return true;

@@ -141,7 +141,8 @@ export function dedent(code: string): string {
   return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
 }
 
-const indentBy = (code: string, pad: string): string =>
+/** 每一行（空行除外）前面加上 pad。 */
+export const indentBy = (code: string, pad: string): string =>
   code
     .split("\n")
     .map((l) => (l === "" ? l : pad + l))

@@ -5,8 +5,11 @@ import { LESSONS, ROOT, lessonDir } from "../course.ts";
 /** 练习文件放在哪个文件夹：默认仓库根下的 practice/（不进版本库）；LEARN_PI_PRACTICE_DIR 可以换一个。 */
 export const PRACTICE_DIR_ENV = "LEARN_PI_PRACTICE_DIR";
 
+/** 练习文件的根：practice/，或 LEARN_PI_PRACTICE_DIR 说的那个文件夹。 */
+export const practiceRoot = (): string => process.env[PRACTICE_DIR_ENV] ?? join(ROOT, "practice");
+
 /** 练习文件：practice/<课的文件夹>/code.ts。 */
-export const practiceFile = (id: string): string => join(process.env[PRACTICE_DIR_ENV] ?? join(ROOT, "practice"), lessonDir(id), "code.ts");
+export const practiceFile = (id: string): string => join(practiceRoot(), lessonDir(id), "code.ts");
 
 /** `s04`、`4`、`04`、`s04_tool_loop` → `s04`；认不出来就是 undefined。 */
 export function parseLesson(arg: string | undefined): string | undefined {
