@@ -50,6 +50,15 @@ describe("npm run test:load", () => {
     expect(hog.spawnargs).toEqual([hogCommand()[0], ...hogCommand()[1]]);
     const exited = new Promise((resolve) => hog.once("exit", resolve));
     expect(alive(hog.pid)).toBe(true);
+    // 真的在转：它用掉的 CPU 时间（/proc 里的 utime + stime）一直在涨；机器再忙也只是涨得慢，等不到就是卡住了，由防卡死的上限报出来
+    if (existsSync(`/proc/${hog.pid}/stat`)) {
+      const cpuTicks = (): number => {
+        const fields = readFileSync(`/proc/${hog.pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+        return Number(fields[11]) + Number(fields[12]);
+      };
+      const start = cpuTicks();
+      while (cpuTicks() < start + 5) await sleep(20);
+    }
     stopHogs([hog]);
     await exited;
     expect(alive(hog.pid)).toBe(false);

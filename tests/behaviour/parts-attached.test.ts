@@ -108,7 +108,7 @@ forLessonsFrom("extensions", (_id, load) => {
       api.registerTool(echoTool("never").tool);
       throw new Error("too late");
     } as unknown as Parameters<typeof runtime.use>[0]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForUnhandled();
     expect(unhandled.stop()).toEqual([]);
     expect(runtime.errors).toEqual([
       "error: extension \"anonymous\" failed to load: an extension must be a function, got a Promise",
