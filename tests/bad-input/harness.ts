@@ -40,9 +40,9 @@ export async function secondTurn(h: Harness, hostile: Step[][], parts: { tools?:
 export const FIRST = [u("first"), a("ok")];
 
 /**
- * agent 上的一个零件只在第二轮是坏的（provider、loader……）：第二轮以 error 收尾、写进历史，放回去以后第三轮照常。
+ * agent 上的一个零件只在第二轮是坏的（provider、loader、registry）：第二轮以 error 收尾、写进历史，放回去以后第三轮照常。
  */
-export function brokenForOneTurn(id: string, since: string, input: string, part: "provider" | "loader", broken: unknown, error: string): Row {
+export function brokenForOneTurn(id: string, since: string, input: string, part: "provider" | "loader" | "registry", broken: unknown, error: string): Row {
   return {
     id,
     since,

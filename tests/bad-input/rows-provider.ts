@@ -62,6 +62,24 @@ export const ROWS_PROVIDER: Row[] = [
     expected: { reply: a("error: connection reset", "error"), messages: [...FIRST, u("second"), a("error: connection reset", "error")] },
   },
   {
+    id: "event-is-a-promise",
+    since: "s03",
+    input: "事件流交出来的一个事件是 Promise（provider 忘了 await；for await 不会替它等）",
+    async run(h) {
+      const b = h.agent({ responses: [text("ok")] });
+      await h.mod.runOneTurn(b.agent, "first");
+      const events = [{ type: "message_start" }, Promise.resolve({ type: "text_delta", text: "late" })];
+      b.agent.provider = {
+        stream: () => ({
+          [Symbol.asyncIterator]: () => ({ next: async () => (events.length > 0 ? { done: false, value: events.shift() } : { done: true, value: undefined }) }),
+        }),
+      } as unknown as ProviderLike;
+      const reply = await h.mod.runOneTurn(b.agent, "second");
+      return { reply, messages: b.all() };
+    },
+    expected: { reply: a("error: invalid event from provider: a Promise", "error"), messages: [...FIRST, u("second"), a("error: invalid event from provider: a Promise", "error")] },
+  },
+  {
     id: "stream-throws-synchronously",
     since: "s03",
     input: "provider.stream 还没交出事件流就同步抛错",

@@ -1,10 +1,24 @@
-// 坏输入表：一轮本身——开局读资料失败、一轮没跑完又来一轮、会话树挪到不存在的地方。
+// 坏输入表：一轮本身——开局备不齐这一轮的输入（registry、项目资料）、一轮没跑完又来一轮、会话树挪到不存在的地方。
 // 每行写明不可信的输入和预期的结构化结果（行的形状和写行的小函数在 ./harness.ts），tests/bad-input.test.ts 对每一课跑。
 import { describeError } from "../../tooling/lesson.ts";
 import { assistant as a, text, user as u } from "../../tooling/screenplay.ts";
 import { type Row, FIRST, brokenForOneTurn } from "./harness.ts";
 
 export const ROWS_TURN: Row[] = [
+  // ── 开局备不齐这一轮的输入（R4 第 7 类，s06 起，D31）：拍快照之前要的东西有一样抛错 ──
+  brokenForOneTurn(
+    "registry-throws-at-snapshot",
+    "s06",
+    "registry.getSpecs() 抛错（调用方换上的 registry 坏了）",
+    "registry",
+    {
+      getSpecs: () => {
+        throw new Error("registry is gone");
+      },
+    },
+    "error: could not start the turn: registry is gone",
+  ),
+
   // ── 开局读项目资料失败（R4 第 7 类，s08 起，D29） ──
   brokenForOneTurn(
     "loader-throws",
