@@ -41,6 +41,24 @@ export function scriptedProvider(id: string, script: Script): { provider: Provid
   };
 }
 
+/**
+ * 让一个（事件流的）provider 第一次被问到时先不开口，等 release() 放行才照常出事件；之后每次马上照常。
+ * 「一直不回话的 provider」（core 只能等）和「等的时候又来一轮」都拿它来造。
+ */
+export function gateFirstRequest(inner: ProviderLike): { provider: ProviderLike; release: () => void } {
+  let release = (): void => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  const provider: ProviderLike = {
+    async *stream(input: Input): AsyncGenerator<Event> {
+      if (asked++ === 0) await gate;
+      if (inner.stream === undefined) throw new Error("gateFirstRequest needs a provider with stream()");
+      yield* inner.stream(input);
+    },
+  };
+  return { provider, release: () => release() };
+}
+
 /** 包一层任意 provider（比如课里的 createFakeProvider()），记下它每次收到的输入（深拷贝），事件原样转发。 */
 export function recordingProvider(inner: ProviderLike): { provider: ProviderLike; inputs: Input[] } {
   const inputs: Input[] = [];

@@ -1,24 +1,11 @@
 // 坏输入表：provider 交来的东西——它抛出的、它的事件流、它改了手上的输入、按模型名挑它、它一直不回话。
 // 每行写明不可信的输入和预期的结构化结果（行的形状和写行的小函数在 ./harness.ts），tests/bad-input.test.ts 对每一课跑。
 import { expect } from "vitest";
-import { echoTool } from "../../tooling/assemble-agent.ts";
+import { echoTool, gateFirstRequest } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Msg, ProviderLike, ToolLike } from "../../tooling/lesson.ts";
 import { type Step, assistant as a, call, delta, end, start, text, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 import { type Row, FIRST, brokenForOneTurn, secondTurn } from "./harness.ts";
-
-/** 一直不交出第一个事件的 provider，直到 release()；之后回一段 "finally"。 */
-function silentUntilReleased(): { provider: ProviderLike; release: () => void } {
-  let release: () => void = () => {};
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const provider: ProviderLike = {
-    async *stream() {
-      await gate;
-      yield* text("finally") as never[];
-    },
-  };
-  return { provider, release };
-}
 
 export const ROWS_PROVIDER: Row[] = [
   // ── 抛出来的东西连文字都转不出来（R4 第 1 类，s01 起） ──
@@ -202,8 +189,8 @@ export const ROWS_PROVIDER: Row[] = [
     since: "s03",
     input: "provider 一直不交出第一个事件（core 没有取消，只能等；它一回话就照常收尾）",
     async run(h) {
-      const b = h.agent();
-      const { provider, release } = silentUntilReleased();
+      const b = h.agent({ responses: [text("finally")] });
+      const { provider, release } = gateFirstRequest(b.agent.provider);
       b.agent.provider = provider;
       let done = false;
       const first = h.mod.runOneTurn(b.agent, "hang").then((reply) => ((done = true), reply));
@@ -219,8 +206,8 @@ export const ROWS_PROVIDER: Row[] = [
     since: "oneTurn",
     input: "provider 一直不交出第一个事件，等的时候同一个 agent 再来一轮（被拒绝，什么都不存）",
     async run(h) {
-      const b = h.agent();
-      const { provider, release } = silentUntilReleased();
+      const b = h.agent({ responses: [text("finally")] });
+      const { provider, release } = gateFirstRequest(b.agent.provider);
       b.agent.provider = provider;
       const first = h.mod.runOneTurn(b.agent, "hang");
       const meanwhile = await h.mod.runOneTurn(b.agent, "meanwhile");

@@ -1,7 +1,7 @@
 // 行为测试（s01–s03：一轮对话（R4 ①）、core 的输出只经过 Output（R7）、工具清单、事件流、一直不回话的 provider）：每条写一次，对引入它的那一课及之后的每一课都跑。类型只增不够，后面的课还得「做得到」前面教过的事。
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
+import { echoTool, gateFirstRequest, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { type Feature, has } from "../../tooling/features.ts";
 import type { TestAgent } from "../../tooling/lesson.ts";
 import { type Script, call, text, toolUse } from "../../tooling/screenplay.ts";
@@ -207,27 +207,10 @@ forLessonsFrom("stream", (id, load) => {
 });
 
 // ── s03 起：一直不回话的 provider（第 11 类，D35） ────────────
-/** 第一次被问到时要等 answered 放行才开口的 provider；之后每次都马上回 "ok"。 */
-function hangingOnce(): { provider: { stream(): AsyncGenerator<{ type: "message_start" } | { type: "text_delta"; text: string } | { type: "message_end"; stopReason: "stop" }> }; release: () => void } {
-  let release: () => void = () => {};
-  const answered = new Promise<void>((resolve) => (release = resolve));
-  let calls = 0;
-  const provider = {
-    async *stream() {
-      calls++;
-      if (calls === 1) await answered;
-      yield { type: "message_start" as const };
-      yield { type: "text_delta" as const, text: calls === 1 ? "终于" : "ok" };
-      yield { type: "message_end" as const, stopReason: "stop" as const };
-    },
-  };
-  return { provider, release: () => release() };
-}
-
 forLessonsFrom("stream", (id, load) => {
   it("provider 一直不回话：这一轮就一直等（core 没法取消它，见 README）；它一回话就照常收尾，之后照常", async () => {
     const mod = await load();
-    const { provider, release } = hangingOnce();
+    const { provider, release } = gateFirstRequest(scriptedProvider(id, (_input, n) => text(n === 0 ? "终于" : "ok")).provider);
     const { agent, messages } = makeAgent(id, mod, { provider });
     let settled = false;
     const first = mod.runOneTurn(agent, "hang").then((reply) => ((settled = true), reply));
@@ -245,7 +228,7 @@ forLessonsFrom("stream", (id, load) => {
 forLessonsFrom("oneTurn", (id, load) => {
   it("provider 一直不回话时同一个 agent 再来一轮：被拒绝，历史不动；它一回话，第一轮照常收尾", async () => {
     const mod = await load();
-    const { provider, release } = hangingOnce();
+    const { provider, release } = gateFirstRequest(scriptedProvider(id, (_input, n) => text(n === 0 ? "终于" : "ok")).provider);
     const { agent, messages } = makeAgent(id, mod, { provider });
     const first = mod.runOneTurn(agent, "hang");
     expect(await mod.runOneTurn(agent, "meanwhile")).toEqual({ role: "assistant", content: "error: agent is already processing a prompt", stopReason: "error" });

@@ -7,10 +7,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import { echoTool, makeAgent, scriptedProvider } from "../assemble-agent.ts";
+import { echoTool, gateFirstRequest, makeAgent, scriptedProvider } from "../assemble-agent.ts";
 import { ROOT } from "../course.ts";
 import type { Event, LessonModule, Loader, Msg } from "../lesson.ts";
-import { call, text, toolUse } from "../screenplay.ts";
+import { call, end, start, text, toolUse } from "../screenplay.ts";
 
 /** 步骤注释：`// ① …`、`// ⑤⑥ …`、`// ②–⑦ …`（注释开头的圈码，中间一道横线表示一段）。 */
 export type StepComment = { line: number; steps: number[]; listed: number[]; text: string };
@@ -176,17 +176,8 @@ export async function observeChain(code: string): Promise<ChainRun> {
   const endings: Ending[] = [];
   const ended = (path: string, m: Msg): void => void endings.push({ path, content: m.content });
   // 被拒绝：第一轮还在等模型，又来了第二句
-  let release = (): void => {};
-  const waiting = new Promise<void>((resolve) => (release = resolve));
-  const busy = makeAgent("s12", mod, {
-    provider: {
-      async *stream(): AsyncGenerator<Event> {
-        await waiting;
-        yield { type: "message_start" };
-        yield { type: "message_end", stopReason: "stop" };
-      },
-    },
-  }).agent;
+  const { provider: waiting, release } = gateFirstRequest(scriptedProvider("s12", () => [start, end("stop")]).provider);
+  const busy = makeAgent("s12", mod, { provider: waiting }).agent;
   const first = mod.runOneTurn(busy, "第一句");
   ended("一轮没跑完又来一句", await mod.runOneTurn(busy, "第二句"));
   release();
