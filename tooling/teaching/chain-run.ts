@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { echoTool, gateFirstRequest, makeAgent, scriptedProvider } from "../assemble-agent.ts";
 import { ROOT } from "../course.ts";
-import type { Event, LessonModule, Loader, Msg } from "../lesson.ts";
+import type { LessonModule, Loader, Msg } from "../lesson.ts";
 import { call, end, start, text, toolUse } from "../screenplay.ts";
 
 /** 步骤注释：`// ① …`、`// ⑤⑥ …`、`// ②–⑦ …`（注释开头的圈码，中间一道横线表示一段）。 */
