@@ -4,7 +4,7 @@
 import { expect } from "vitest";
 import { echoTool, makeAgent, scriptedProvider } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
-import { type Hooks, type LessonModule, type Msg, type TestAgent, type ToolLike, describeError } from "../../tooling/lesson.ts";
+import { type Hooks, type LessonModule, type Msg, type ProviderLike, type TestAgent, type ToolLike, describeError } from "../../tooling/lesson.ts";
 import { type Step, assistant as a, call, plainMessage, text, toolUse, toolResult as r, user as u } from "../../tooling/screenplay.ts";
 
 export type Harness = {
@@ -38,6 +38,15 @@ export async function secondTurn(h: Harness, hostile: Step[][], parts: { tools?:
   return { reply, messages: b.all() };
 }
 export const FIRST = [u("first"), a("ok")];
+
+/** 先正常聊一轮，再把 provider 换成 hostile 跑第二轮；返回第二轮的回答和全部消息。 */
+export async function secondTurnWith(h: Harness, hostile: ProviderLike): Promise<{ reply: Msg; messages: Msg[] }> {
+  const b = h.agent({ responses: [text("ok")] });
+  await h.mod.runOneTurn(b.agent, "first");
+  b.agent.provider = hostile;
+  const reply = await h.mod.runOneTurn(b.agent, "second");
+  return { reply, messages: b.all() };
+}
 
 /**
  * agent 上的一个零件只在第二轮是坏的（provider、loader、registry）：第二轮以 error 收尾、写进历史，放回去以后第三轮照常。

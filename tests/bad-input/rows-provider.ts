@@ -5,7 +5,7 @@ import { echoTool, gateFirstRequest } from "../../tooling/assemble-agent.ts";
 import { has } from "../../tooling/features.ts";
 import type { Msg, ProviderLike, ToolLike } from "../../tooling/lesson.ts";
 import { type Step, assistant as a, call, delta, end, start, text, toolResult as r, user as u } from "../../tooling/screenplay.ts";
-import { type Row, FIRST, brokenForOneTurn, secondTurn } from "./harness.ts";
+import { type Row, FIRST, brokenForOneTurn, secondTurn, secondTurnWith } from "./harness.ts";
 
 export const ROWS_PROVIDER: Row[] = [
   // ── 抛出来的东西连文字都转不出来（R4 第 1 类，s01 起） ──
@@ -13,15 +13,11 @@ export const ROWS_PROVIDER: Row[] = [
     id: "provider-throws-null-prototype",
     since: "s01",
     input: "provider 抛一个没有原型的对象（String() 会再抛一次）",
-    run: async (h) => {
-      const b = h.agent({ responses: [text("ok")] });
-      await h.mod.runOneTurn(b.agent, "first");
+    run: (h) => {
       const nothing = (): never => {
         throw Object.create(null);
       };
-      b.agent.provider = !has(h.id, "stream") ? { complete: async () => nothing() } : { stream: nothing };
-      const reply = await h.mod.runOneTurn(b.agent, "second");
-      return { reply, messages: b.all() };
+      return secondTurnWith(h, !has(h.id, "stream") ? { complete: async () => nothing() } : { stream: nothing });
     },
     expected: { reply: a("error: unprintable object", "error"), messages: [...FIRST, u("second"), a("error: unprintable object", "error")] },
   },
@@ -52,17 +48,12 @@ export const ROWS_PROVIDER: Row[] = [
     id: "event-is-a-promise",
     since: "s03",
     input: "事件流交出来的一个事件是 Promise（provider 忘了 await；for await 不会替它等）",
-    async run(h) {
-      const b = h.agent({ responses: [text("ok")] });
-      await h.mod.runOneTurn(b.agent, "first");
+    run(h) {
       const events = [{ type: "message_start" }, Promise.resolve({ type: "text_delta", text: "late" })];
-      b.agent.provider = {
-        stream: () => ({
-          [Symbol.asyncIterator]: () => ({ next: async () => (events.length > 0 ? { done: false, value: events.shift() } : { done: true, value: undefined }) }),
-        }),
-      } as unknown as ProviderLike;
-      const reply = await h.mod.runOneTurn(b.agent, "second");
-      return { reply, messages: b.all() };
+      const stream = (): AsyncIterable<unknown> => ({
+        [Symbol.asyncIterator]: () => ({ next: async () => (events.length > 0 ? { done: false, value: events.shift() } : { done: true, value: undefined }) }),
+      });
+      return secondTurnWith(h, { stream } as unknown as ProviderLike);
     },
     expected: { reply: a("error: invalid event from provider: a Promise", "error"), messages: [...FIRST, u("second"), a("error: invalid event from provider: a Promise", "error")] },
   },
@@ -70,17 +61,12 @@ export const ROWS_PROVIDER: Row[] = [
     id: "stream-throws-synchronously",
     since: "s03",
     input: "provider.stream 还没交出事件流就同步抛错",
-    async run(h) {
-      const b = h.agent({ responses: [text("ok")] });
-      await h.mod.runOneTurn(b.agent, "first");
-      b.agent.provider = {
+    run: (h) =>
+      secondTurnWith(h, {
         stream: () => {
           throw new Error("rate limited");
         },
-      };
-      const reply = await h.mod.runOneTurn(b.agent, "second");
-      return { reply, messages: b.all() };
-    },
+      }),
     expected: { reply: a("error: rate limited", "error"), messages: [...FIRST, u("second"), a("error: rate limited", "error")] },
   },
   {
